@@ -1,0 +1,176 @@
+import type {Config} from '@docusaurus/types';
+import type * as Preset from '@docusaurus/preset-classic';
+import {themes as prismThemes} from 'prism-react-renderer';
+import {PRODUCT_NAME} from './src/data/platform';
+
+// This runs in Node.js at build/start time: never import client code here.
+
+/** Public origin of the site, e.g. https://docs.example.com (no trailing slash). */
+const siteUrl = (process.env.SITE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+
+/**
+ * Bump this id whenever the announcement text changes: visitors who closed
+ * the previous announcement will see the new one (the dismissal is stored
+ * per id).
+ */
+const ANNOUNCEMENT_ID = 'welcome-2025';
+
+const config = {
+  title: 'Developer Portal',
+  tagline: `Build on ${PRODUCT_NAME}`,
+  favicon: 'img/favicon.svg',
+
+  url: siteUrl,
+  baseUrl: '/',
+  titleDelimiter: '|',
+  trailingSlash: undefined,
+
+  future: {
+    // v4 flags turn on Docusaurus Faster (Rspack, SWC, Lightning CSS).
+    v4: true,
+  },
+  // v4 namespaces browser storage keys per site (`theme-xxxx`); the spec wants
+  // the plain `theme` key, so we opt out of namespacing.
+  storage: {
+    type: 'localStorage',
+    namespace: false,
+  },
+
+  onBrokenLinks: 'throw',
+  // Replaced by our own banner (src/components/BaseUrlIssueBanner) whose
+  // wording is product-neutral.
+  baseUrlIssueBanner: false,
+  onBrokenAnchors: 'warn',
+
+  i18n: {
+    defaultLocale: 'en',
+    locales: ['en'],
+    localeConfigs: {
+      en: {label: 'English', direction: 'ltr', htmlLang: 'en'},
+    },
+  },
+
+  markdown: {
+    mermaid: true,
+    hooks: {
+      onBrokenMarkdownLinks: 'throw',
+      onBrokenMarkdownImages: 'throw',
+    },
+  },
+
+  themes: [
+    '@docusaurus/theme-mermaid',
+    [
+      // Local, offline full-text search: the index is built with the site and
+      // served as a static file, so no external search service is involved.
+      '@easyops-cn/docusaurus-search-local',
+      {
+        hashed: true,
+        language: ['en'],
+        indexDocs: true,
+        indexBlog: false,
+        indexPages: false,
+        docsRouteBasePath: '/docs',
+        highlightSearchTermsOnTargetPage: false,
+        explicitSearchResultPath: true,
+        searchBarShortcutHint: true,
+      },
+    ],
+  ],
+
+  presets: [
+    [
+      'classic',
+      {
+        docs: {
+          path: 'docs',
+          routeBasePath: 'docs',
+          sidebarPath: './sidebars.ts',
+          lastVersion: 'current',
+          versions: {
+            current: {label: 'Next', path: ''},
+          },
+        },
+        blog: false,
+        theme: {
+          customCss: './src/css/custom.css',
+        },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  themeConfig: {
+    metadata: [{name: 'description', content: `Internal developer documentation for the ${PRODUCT_NAME} backend.`}],
+    colorMode: {
+      defaultMode: 'light',
+      disableSwitch: false,
+      // Needed for the toggle's third state ("system").
+      respectPrefersColorScheme: true,
+    },
+    announcementBar: {
+      id: ANNOUNCEMENT_ID,
+      content:
+        'New here? Start with the <a href="/docs/internal-developers/getting-started/introduction">getting started introduction</a>.',
+      isCloseable: true,
+    },
+    docs: {
+      sidebar: {
+        hideable: true,
+        autoCollapseCategories: false,
+      },
+    },
+    navbar: {
+      title: 'Developer Portal',
+      hideOnScroll: true,
+      logo: {
+        alt: 'Developer Portal logo',
+        src: 'img/logo.svg',
+        width: 32,
+        height: 32,
+      },
+      items: [
+        {
+          type: 'docSidebar',
+          sidebarId: 'internalDevelopersSidebar',
+          position: 'left',
+          label: 'Documentation',
+        },
+        {type: 'localeDropdown', position: 'right'},
+        {type: 'docsVersionDropdown', position: 'right'},
+        {type: 'search', position: 'right'},
+      ],
+    },
+    footer: {
+      style: 'dark',
+      links: [
+        {
+          title: 'Docs',
+          items: [
+            {label: 'Get Started', to: '/docs/internal-developers/getting-started/introduction'},
+          ],
+        },
+      ],
+      logo: {
+        alt: 'Developer Portal logo',
+        src: 'img/logo.svg',
+        width: 40,
+        height: 40,
+      },
+      copyright: `Copyright © 2025 ${PRODUCT_NAME}`,
+    },
+    tableOfContents: {
+      minHeadingLevel: 2,
+      maxHeadingLevel: 3,
+    },
+    prism: {
+      theme: prismThemes.github,
+      darkTheme: prismThemes.dracula,
+      additionalLanguages: ['bash', 'hcl', 'makefile', 'json', 'yaml', 'http'],
+    },
+    mermaid: {
+      theme: {light: 'neutral', dark: 'dark'},
+    },
+  } satisfies Preset.ThemeConfig,
+} satisfies Config;
+
+export default config;

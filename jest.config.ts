@@ -1,0 +1,52 @@
+import type {Config} from 'jest';
+
+/**
+ * Three projects:
+ * - unit: React components and auth adapters in jsdom (jest-fixed-jsdom keeps
+ *   Node's fetch/streams so MSW can intercept requests);
+ * - node: config, sidebars, the local provider and server rendering, in Node;
+ * - build: checks on the production `build/` folder, run after `docusaurus build`.
+ */
+const tsJest: Config['transform'] = {
+  '^.+\\.tsx?$': ['ts-jest', {tsconfig: '<rootDir>/test/tsconfig.json'}],
+};
+
+// Docusaurus resolves these aliases through its bundler; in jest we point them
+// at the real files (`@site`) or at small test doubles (`@docusaurus/*`, `@theme/*`).
+const moduleNameMapper: Record<string, string> = {
+  '^@site/(.*)$': '<rootDir>/$1',
+  '\\.module\\.css$': '<rootDir>/test/support/styleMock.ts',
+  '\\.css$': '<rootDir>/test/support/styleMock.ts',
+  '^@docusaurus/(Link|Head|BrowserOnly|ExecutionEnvironment|useDocusaurusContext|useIsBrowser|router|useBaseUrl)$':
+    '<rootDir>/test/support/docusaurus/$1.tsx',
+  '^@theme/(.*)$': '<rootDir>/test/support/theme/$1.tsx',
+};
+
+const config: Config = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'jest-fixed-jsdom',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts?(x)', '<rootDir>/test/integration/**/*.test.ts?(x)'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/setupJsdom.ts'],
+      transform: tsJest,
+      moduleNameMapper,
+    },
+    {
+      displayName: 'node',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/node/**/*.test.ts?(x)'],
+      transform: tsJest,
+      moduleNameMapper,
+    },
+    {
+      displayName: 'build',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/build/**/*.test.ts'],
+      transform: tsJest,
+      moduleNameMapper,
+    },
+  ] as Config['projects'],
+};
+
+export default config;

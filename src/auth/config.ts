@@ -1,0 +1,133 @@
+/**
+ * Sign-in settings, read from environment variables when the site is built
+ * or started (Node.js), validated, and passed to the browser through
+ * `customFields.auth`. Nothing here is secret: a WorkOS client id is public.
+ */
+
+export const LOCAL_CLIENT_ID = 'client_local';
+export const DEFAULT_LOCAL_AUTH_PORT = 4010;
+
+export interface AuthSettings {
+  /** False when AUTH_DISABLED=true: no sign-in UI at all. */
+  enabled: boolean;
+  /** True when no WORKOS_CLIENT_ID is set and the local provider is used. */
+  local: boolean;
+  clientId: string;
+  organizationId: string | null;
+  apiHostname: string;
+  port: number | null;
+  https: boolean;
+  /** Absolute callback URL; the SDK's callback check compares its path. */
+  redirectUri: string;
+  devMode: boolean;
+}
+
+export class AuthConfigError extends Error {
+  constructor(variable: string, value: string, expected: string) {
+    super(`Invalid ${variable}="${value}": expected ${expected}.`);
+    this.name = 'AuthConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') {
+    return fallback;
+  }
+  if (raw === 'true') {
+    return true;
+  }
+  if (raw === 'false') {
+    return false;
+  }
+  throw new AuthConfigError(name, raw, '"true" or "false"');
+}
+
+function readPort(env: Env, name: string): number | null {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') {
+    return null;
+  }
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+    throw new AuthConfigError(name, raw, 'a port number from 1 to 65535');
+  }
+  return port;
+}
+
+function readHostname(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') {
+    return fallback;
+  }
+  // A bare host name: no scheme, path or port (those have their own settings).
+  if (!/^[A-Za-z0-9.-]+$/.test(raw)) {
+    throw new AuthConfigError(name, raw, 'a host name such as auth.example.com, without scheme, port or path');
+  }
+  return raw;
+}
+
+function readUrl(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') {
+    return fallback;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AuthConfigError(name, raw, 'an absolute http(s) URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new AuthConfigError(name, raw, 'an absolute http(s) URL');
+  }
+  return url.toString();
+}
+
+/**
+ * Reads and validates the sign-in settings. `siteUrl` is the site's origin
+ * and `baseUrl` its base path; together they make the default callback URL.
+ * Throws AuthConfigError naming the variable on any invalid value.
+ */
+export function readAuthSettings(env: Env, siteUrl: string, baseUrl: string): AuthSettings {
+  const enabled = !readBoolean(env, 'AUTH_DISABLED', false);
+  const clientId = env.WORKOS_CLIENT_ID?.trim() || '';
+  const local = clientId === '';
+  const defaultRedirect = new URL(baseUrl, siteUrl).toString();
+  const redirectUri = readUrl(env, 'WORKOS_REDIRECT_URI', defaultRedirect);
+  const devMode = readBoolean(env, 'WORKOS_DEV_MODE', true);
+
+  if (local) {
+    const localPort = readPort(env, 'LOCAL_AUTH_PORT') ?? DEFAULT_LOCAL_AUTH_PORT;
+    return {
+      enabled,
+      local: true,
+      clientId: LOCAL_CLIENT_ID,
+      organizationId: env.WORKOS_ORGANIZATION_ID?.trim() || null,
+      apiHostname: 'localhost',
+      port: localPort,
+      https: false,
+      redirectUri,
+      devMode,
+    };
+  }
+
+  return {
+    enabled,
+    local: false,
+    clientId,
+    organizationId: env.WORKOS_ORGANIZATION_ID?.trim() || null,
+    apiHostname: readHostname(env, 'WORKOS_API_HOSTNAME', 'api.workos.com'),
+    port: readPort(env, 'WORKOS_API_PORT'),
+    https: readBoolean(env, 'WORKOS_API_HTTPS', true),
+    redirectUri,
+    devMode,
+  };
+}
+
+/** The provider's API origin, e.g. https://api.workos.com or http://localhost:4010. */
+export function providerOrigin(settings: Pick<AuthSettings, 'apiHostname' | 'port' | 'https'>): string {
+  return `${settings.https ? 'https' : 'http'}://${settings.apiHostname}${settings.port ? `:${settings.port}` : ''}`;
+}

@@ -1,0 +1,207 @@
+/**
+ * MDX components that render facts from `src/data/platform.ts`. Documentation
+ * pages import these instead of writing ports, variables or targets by hand.
+ */
+import type {ReactNode} from 'react';
+import Link from '@docusaurus/Link';
+import {
+  ENVIRONMENTS,
+  INFRASTRUCTURE,
+  MAKE_TARGETS,
+  SERVICES,
+  SHARED_ENV,
+  SHARED_LIBRARIES,
+  libraryById,
+  serviceById,
+  type EnvVar,
+  type ServiceId,
+  type SharedLibraryId,
+} from '@site/src/data/platform';
+import styles from './styles.module.css';
+
+const SERVICES_DOCS = '/docs/internal-developers/services';
+const LIBRARIES_DOCS = '/docs/internal-developers/shared-libraries';
+
+function ServiceLink({id}: {id: ServiceId}): ReactNode {
+  return <Link to={`${SERVICES_DOCS}/${id}`}>{serviceById(id).name}</Link>;
+}
+
+/** Inline port number of a service, e.g. `<Port service="kira-service" />`. */
+export function Port({service}: {service: ServiceId}): ReactNode {
+  return <code>{serviceById(service).port}</code>;
+}
+
+/** Inline link to a service page with its display name. */
+export function Service({id}: {id: ServiceId}): ReactNode {
+  return <ServiceLink id={id} />;
+}
+
+/** Key facts of one service, shown at the top of its page. */
+export function ServiceSummary({id}: {id: ServiceId}): ReactNode {
+  const service = serviceById(id);
+  const callers = SERVICES.filter((other) => other.dependsOn.includes(id));
+  return (
+    <div className={styles.summary} role="group" aria-label={`${service.name} at a glance`}>
+      <p className={styles.purpose}>{service.purpose}</p>
+      <dl className={styles.facts}>
+        <dt>Port</dt>
+        <dd><code>{service.port}</code></dd>
+        <dt>Gateway prefix</dt>
+        <dd><code>{service.gatewayPrefix}</code></dd>
+        <dt>Owner</dt>
+        <dd><code>#team-{service.owner}</code></dd>
+        <dt>Database</dt>
+        <dd>{service.database ? <code>{service.database}</code> : 'none (stateless)'}</dd>
+        <dt>Calls</dt>
+        <dd><LinkList ids={service.dependsOn} /></dd>
+        <dt>Called by</dt>
+        <dd><LinkList ids={callers.map((caller) => caller.id)} /></dd>
+      </dl>
+    </div>
+  );
+}
+
+function LinkList({ids}: {ids: ServiceId[]}): ReactNode {
+  if (ids.length === 0) {
+    return 'none';
+  }
+  return ids.map((id, index) => (
+    <span key={id}>
+      {index > 0 && ', '}
+      <ServiceLink id={id} />
+    </span>
+  ));
+}
+
+/** Every service and infrastructure container with its local port. */
+export function PortsTable(): ReactNode {
+  return (
+    <table>
+      <thead>
+        <tr><th scope="col">Container</th><th scope="col">Port</th><th scope="col">Gateway prefix</th><th scope="col">Database</th></tr>
+      </thead>
+      <tbody>
+        {SERVICES.map((service) => (
+          <tr key={service.id}>
+            <td><ServiceLink id={service.id} /></td>
+            <td><code>{service.port}</code></td>
+            <td><code>{service.gatewayPrefix}</code></td>
+            <td>{service.database ? <code>{service.database}</code> : '—'}</td>
+          </tr>
+        ))}
+        {INFRASTRUCTURE.map((container) => (
+          <tr key={container.name}>
+            <td>{container.name} (<code>{container.image}</code>)</td>
+            <td><code>{container.port}</code></td>
+            <td>—</td>
+            <td>—</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function EnvRows({vars}: {vars: EnvVar[]}): ReactNode {
+  return vars.map((variable) => (
+    <tr key={variable.name}>
+      <td><code>{variable.name}</code></td>
+      <td>{variable.required ? 'yes' : 'no'}</td>
+      <td>{variable.localDefault ? <code>{variable.localDefault}</code> : <em>secret, no default</em>}</td>
+      <td>{variable.description}</td>
+    </tr>
+  ));
+}
+
+/**
+ * Environment variables: of one service (`service="kira-service"`) or, with
+ * `shared`, the ones every service reads.
+ */
+export function EnvVarTable({service, shared}: {service?: ServiceId; shared?: boolean}): ReactNode {
+  const vars = shared || !service ? SHARED_ENV : serviceById(service).env;
+  return (
+    <table>
+      <thead>
+        <tr><th scope="col">Variable</th><th scope="col">Required</th><th scope="col">Local default</th><th scope="col">Meaning</th></tr>
+      </thead>
+      <tbody>
+        <EnvRows vars={vars} />
+      </tbody>
+    </table>
+  );
+}
+
+/** Every Makefile target, in `make help` order. */
+export function MakeTargetsTable(): ReactNode {
+  return (
+    <table>
+      <thead>
+        <tr><th scope="col">Target</th><th scope="col">Variables</th><th scope="col">What it does</th></tr>
+      </thead>
+      <tbody>
+        {MAKE_TARGETS.map((target) => (
+          <tr key={target.name}>
+            <td><code>make {target.name}</code></td>
+            <td>{target.variables ? <code>{target.variables}</code> : '—'}</td>
+            <td>{target.description}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Package name and summary of one shared library. */
+export function LibrarySummary({id}: {id: SharedLibraryId}): ReactNode {
+  const library = libraryById(id);
+  return (
+    <div className={styles.summary} role="group" aria-label={`${library.packageName} at a glance`}>
+      <p className={styles.purpose}>{library.summary}</p>
+      <dl className={styles.facts}>
+        <dt>Package</dt>
+        <dd><code>{library.packageName}</code></dd>
+        <dt>Source</dt>
+        <dd><code>libs/{library.id}</code></dd>
+      </dl>
+    </div>
+  );
+}
+
+/** All shared libraries with links to their pages. */
+export function LibrariesTable(): ReactNode {
+  return (
+    <table>
+      <thead>
+        <tr><th scope="col">Package</th><th scope="col">Provides</th></tr>
+      </thead>
+      <tbody>
+        {SHARED_LIBRARIES.map((library) => (
+          <tr key={library.id}>
+            <td><Link to={`${LIBRARIES_DOCS}/${library.id}`}><code>{library.packageName}</code></Link></td>
+            <td>{library.summary}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Deployment environments and when each is deployed. */
+export function EnvironmentsTable(): ReactNode {
+  return (
+    <table>
+      <thead>
+        <tr><th scope="col">Environment</th><th scope="col">API URL</th><th scope="col">Deployed on</th></tr>
+      </thead>
+      <tbody>
+        {ENVIRONMENTS.map((environment) => (
+          <tr key={environment.name}>
+            <td><code>{environment.name}</code></td>
+            <td><code>{environment.url}</code></td>
+            <td>{environment.deploys}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,287 @@
+/**
+ * The single source of truth for facts that more than one documentation page
+ * mentions: service names, ports, owners, databases, environment variables,
+ * make targets and shared libraries. Pages render these through the MDX
+ * components in `src/components/platform/`, so a port or a variable name can
+ * never differ between two pages. Change a fact here, and every page follows.
+ */
+
+/** Product name shown in the tagline, footer and docs. Change it here only. */
+export const PRODUCT_NAME = 'Acme AI';
+
+/** npm scope of the backend monorepo's packages. */
+export const PACKAGE_SCOPE = '@acme';
+
+export type ServiceId =
+  | 'api-gateway'
+  | 'auth-service'
+  | 'admin-service'
+  | 'tenant-service'
+  | 'file-service'
+  | 'template-service'
+  | 'cleverscreen-service'
+  | 'kira-service'
+  | 'vera-service';
+
+export interface EnvVar {
+  name: string;
+  description: string;
+  /** Default used by `docker-compose.yml` for local development, if any. */
+  localDefault?: string;
+  required: boolean;
+}
+
+export interface Service {
+  id: ServiceId;
+  name: string;
+  /** One sentence: what the service is for. */
+  purpose: string;
+  /** HTTP port inside the Docker network and on localhost. */
+  port: number;
+  /** Public route prefix exposed by the API gateway. */
+  gatewayPrefix: string;
+  /** Owning team (Slack channel is `#team-<owner>`). */
+  owner: string;
+  /** PostgreSQL database name, or null for stateless services. */
+  database: string | null;
+  /** Other services it calls synchronously over HTTP. */
+  dependsOn: ServiceId[];
+  /** Environment variables specific to this service (shared ones are in SHARED_ENV). */
+  env: EnvVar[];
+}
+
+/** Environment variables every service reads, through `@acme/constants`. */
+export const SHARED_ENV: EnvVar[] = [
+  {name: 'NODE_ENV', description: 'Runtime mode: `development`, `test` or `production`.', localDefault: 'development', required: true},
+  {name: 'PORT', description: 'HTTP port the service listens on.', localDefault: 'see the ports table', required: true},
+  {name: 'LOG_LEVEL', description: 'Minimum log level: `debug`, `info`, `warn` or `error`.', localDefault: 'debug', required: false},
+  {name: 'DATABASE_URL', description: 'PostgreSQL connection string used by Prisma (stateful services only).', localDefault: 'postgresql://acme:acme@postgres:5432/<database>', required: false},
+  {name: 'REDIS_URL', description: 'Redis connection string for caching, rate limits and queues.', localDefault: 'redis://redis:6379', required: true},
+  {name: 'INTERNAL_SERVICE_TOKEN', description: 'Shared secret that services present to each other in the `x-internal-token` header.', localDefault: 'local-internal-token', required: true},
+];
+
+export const SERVICES: Service[] = [
+  {
+    id: 'api-gateway',
+    name: 'API Gateway',
+    purpose: 'Single public entry point: terminates TLS, authenticates requests, applies rate limits and routes them to the internal services.',
+    port: 8080,
+    gatewayPrefix: '/',
+    owner: 'platform',
+    database: null,
+    dependsOn: ['auth-service'],
+    env: [
+      {name: 'GATEWAY_RATE_LIMIT_PER_MINUTE', description: 'Requests per minute allowed per API key or user.', localDefault: '600', required: false},
+      {name: 'GATEWAY_CORS_ORIGINS', description: 'Comma-separated origins allowed to call the API from a browser.', localDefault: 'http://localhost:3000', required: true},
+    ],
+  },
+  {
+    id: 'auth-service',
+    name: 'Auth Service',
+    purpose: 'Verifies WorkOS AuthKit sessions, issues internal service tokens and resolves a user to their tenant, roles and permissions.',
+    port: 3001,
+    gatewayPrefix: '/auth',
+    owner: 'identity',
+    database: 'auth',
+    dependsOn: ['tenant-service'],
+    env: [
+      {name: 'WORKOS_API_KEY', description: 'Server-side WorkOS API key (secret).', required: true},
+      {name: 'WORKOS_CLIENT_ID', description: 'WorkOS AuthKit client id.', required: true},
+      {name: 'SESSION_TTL_SECONDS', description: 'Lifetime of an internal session token.', localDefault: '900', required: false},
+    ],
+  },
+  {
+    id: 'admin-service',
+    name: 'Admin Service',
+    purpose: 'Back-office API for support and operations staff: user look-up, feature flags, audit log and tenant suspension.',
+    port: 3002,
+    gatewayPrefix: '/admin',
+    owner: 'platform',
+    database: 'admin',
+    dependsOn: ['auth-service', 'tenant-service'],
+    env: [
+      {name: 'ADMIN_AUDIT_RETENTION_DAYS', description: 'How long audit log entries are kept.', localDefault: '365', required: false},
+    ],
+  },
+  {
+    id: 'tenant-service',
+    name: 'Tenant Service',
+    purpose: 'Owns tenants (customer organisations), their plans, quotas and settings, and maps WorkOS organisations to tenants.',
+    port: 3003,
+    gatewayPrefix: '/tenants',
+    owner: 'identity',
+    database: 'tenant',
+    dependsOn: [],
+    env: [
+      {name: 'TENANT_DEFAULT_PLAN', description: 'Plan given to a newly created tenant.', localDefault: 'trial', required: false},
+    ],
+  },
+  {
+    id: 'file-service',
+    name: 'File Service',
+    purpose: 'Uploads, stores and serves files in S3-compatible object storage, with virus scanning and signed download URLs.',
+    port: 3004,
+    gatewayPrefix: '/files',
+    owner: 'content',
+    database: 'file',
+    dependsOn: ['tenant-service'],
+    env: [
+      {name: 'S3_BUCKET', description: 'Bucket holding uploaded files.', localDefault: 'acme-local-files', required: true},
+      {name: 'S3_ENDPOINT', description: 'S3 endpoint; MinIO in local development.', localDefault: 'http://minio:9000', required: false},
+      {name: 'FILE_MAX_UPLOAD_MB', description: 'Largest accepted upload, in megabytes.', localDefault: '50', required: false},
+    ],
+  },
+  {
+    id: 'template-service',
+    name: 'Template Service',
+    purpose: 'Stores versioned prompt and document templates and renders them with tenant data for the assistants and exports.',
+    port: 3005,
+    gatewayPrefix: '/templates',
+    owner: 'content',
+    database: 'template',
+    dependsOn: ['tenant-service', 'file-service'],
+    env: [
+      {name: 'TEMPLATE_CACHE_TTL_SECONDS', description: 'How long rendered template metadata is cached in Redis.', localDefault: '300', required: false},
+    ],
+  },
+  {
+    id: 'cleverscreen-service',
+    name: 'CleverScreen Service',
+    purpose: 'Screens uploaded candidate documents against a role profile and produces a scored, explainable shortlist.',
+    port: 3006,
+    gatewayPrefix: '/screening',
+    owner: 'ai',
+    database: 'cleverscreen',
+    dependsOn: ['file-service', 'template-service', 'tenant-service'],
+    env: [
+      {name: 'LLM_API_KEY', description: 'API key for the language-model provider (secret).', required: true},
+      {name: 'SCREENING_QUEUE', description: 'Redis queue name for screening jobs.', localDefault: 'screening-jobs', required: false},
+    ],
+  },
+  {
+    id: 'kira-service',
+    name: 'Kira Service',
+    purpose: 'Kira, the conversational assistant for end users: chat sessions, retrieval over tenant documents and tool calls.',
+    port: 3007,
+    gatewayPrefix: '/kira',
+    owner: 'ai',
+    database: 'kira',
+    dependsOn: ['file-service', 'template-service', 'tenant-service'],
+    env: [
+      {name: 'LLM_API_KEY', description: 'API key for the language-model provider (secret).', required: true},
+      {name: 'KIRA_MODEL', description: 'Model identifier used for chat completions.', localDefault: 'gpt-4o-mini', required: false},
+    ],
+  },
+  {
+    id: 'vera-service',
+    name: 'Vera Service',
+    purpose: 'Vera, the voice and meeting assistant: transcribes recordings, summarises them and extracts action items.',
+    port: 3008,
+    gatewayPrefix: '/vera',
+    owner: 'ai',
+    database: 'vera',
+    dependsOn: ['file-service', 'template-service', 'tenant-service'],
+    env: [
+      {name: 'LLM_API_KEY', description: 'API key for the language-model provider (secret).', required: true},
+      {name: 'VERA_TRANSCRIPTION_MODEL', description: 'Speech-to-text model identifier.', localDefault: 'whisper-1', required: false},
+    ],
+  },
+];
+
+/** Infrastructure containers started by `make up` next to the services. */
+export const INFRASTRUCTURE = [
+  {name: 'postgres', image: 'postgres:16-alpine', port: 5432, purpose: 'One PostgreSQL server holding one database per stateful service.'},
+  {name: 'redis', image: 'redis:7-alpine', port: 6379, purpose: 'Cache, rate-limit counters and job queues.'},
+  {name: 'minio', image: 'minio/minio', port: 9000, purpose: 'S3-compatible object storage for the file service.'},
+] as const;
+
+export type SharedLibraryId =
+  | 'constants'
+  | 'database'
+  | 'decorators'
+  | 'filters'
+  | 'guards'
+  | 'interfaces'
+  | 'middleware'
+  | 'migrations'
+  | 'pipes'
+  | 'types'
+  | 'utils'
+  | 'validators';
+
+export interface SharedLibrary {
+  id: SharedLibraryId;
+  /** npm package name inside the monorepo, under `libs/<id>`. */
+  packageName: string;
+  summary: string;
+}
+
+export const SHARED_LIBRARIES: SharedLibrary[] = [
+  {id: 'constants', packageName: `${PACKAGE_SCOPE}/constants`, summary: 'Typed configuration loader, environment variable names, header names and error codes.'},
+  {id: 'database', packageName: `${PACKAGE_SCOPE}/database`, summary: 'PrismaService, transaction helper and tenant-scoped query extension.'},
+  {id: 'decorators', packageName: `${PACKAGE_SCOPE}/decorators`, summary: 'Route and parameter decorators: @CurrentUser, @TenantId, @Roles, @Permissions, @Public.'},
+  {id: 'filters', packageName: `${PACKAGE_SCOPE}/filters`, summary: 'Exception filters that turn every error into the standard problem-details response.'},
+  {id: 'guards', packageName: `${PACKAGE_SCOPE}/guards`, summary: 'AuthGuard, RolesGuard, PermissionsGuard and InternalServiceGuard.'},
+  {id: 'interfaces', packageName: `${PACKAGE_SCOPE}/interfaces`, summary: 'Contracts shared between services: request context, paginated results, events.'},
+  {id: 'middleware', packageName: `${PACKAGE_SCOPE}/middleware`, summary: 'Request id, structured request logging and tenant context middleware.'},
+  {id: 'migrations', packageName: `${PACKAGE_SCOPE}/migrations`, summary: 'Migration runner and conventions for Prisma migrations across service databases.'},
+  {id: 'pipes', packageName: `${PACKAGE_SCOPE}/pipes`, summary: 'Validation and parsing pipes: ZodValidationPipe, ParseCuidPipe, pagination parsing.'},
+  {id: 'types', packageName: `${PACKAGE_SCOPE}/types`, summary: 'Branded ids, utility types and the generated Prisma enums re-exported for clients.'},
+  {id: 'utils', packageName: `${PACKAGE_SCOPE}/utils`, summary: 'Small pure helpers: retry with back-off, date handling, slugs, safe JSON.'},
+  {id: 'validators', packageName: `${PACKAGE_SCOPE}/validators`, summary: 'Zod schemas shared by services and clients: emails, ids, pagination, file names.'},
+];
+
+export interface MakeTarget {
+  name: string;
+  description: string;
+  /** Variables the target reads, e.g. `SERVICE=kira-service`. */
+  variables?: string;
+}
+
+/** Every target of the monorepo's Makefile, in the order `make help` prints them. */
+export const MAKE_TARGETS: MakeTarget[] = [
+  {name: 'help', description: 'List every target with its one-line description.'},
+  {name: 'setup', description: 'Install dependencies, copy `.env.example` files and generate Prisma clients.'},
+  {name: 'up', description: 'Start infrastructure and all services with Docker Compose, detached.'},
+  {name: 'down', description: 'Stop and remove the Compose containers; volumes are kept.'},
+  {name: 'logs', description: 'Follow the logs of all services, or of one.', variables: 'SERVICE'},
+  {name: 'dev', description: 'Run one service on the host with hot reload, infrastructure in Docker.', variables: 'SERVICE'},
+  {name: 'build', description: 'Compile every service and library with the TypeScript project references.'},
+  {name: 'test', description: 'Run unit tests for all packages, or one.', variables: 'SERVICE'},
+  {name: 'test-e2e', description: 'Run end-to-end tests against a fresh Compose stack.'},
+  {name: 'lint', description: 'Run ESLint and Prettier checks.'},
+  {name: 'format', description: 'Rewrite files with Prettier and ESLint fixes.'},
+  {name: 'db-migrate', description: 'Apply pending Prisma migrations to one service database, or all.', variables: 'SERVICE'},
+  {name: 'db-migration', description: 'Create a new migration from schema changes.', variables: 'SERVICE, NAME'},
+  {name: 'db-seed', description: 'Load the seed data used by local development and e2e tests.'},
+  {name: 'db-reset', description: 'Drop, recreate, migrate and seed a local database.', variables: 'SERVICE'},
+  {name: 'db-studio', description: 'Open Prisma Studio for one service database.', variables: 'SERVICE'},
+  {name: 'new-service', description: 'Scaffold a service from the template, with Dockerfile and Compose entry.', variables: 'NAME'},
+  {name: 'docker-build', description: 'Build production images for every service, tagged with the git SHA.'},
+  {name: 'tf-plan', description: 'Run `terraform plan` for an environment.', variables: 'ENV'},
+  {name: 'tf-apply', description: 'Apply a reviewed Terraform plan for an environment.', variables: 'ENV'},
+  {name: 'clean', description: 'Remove build output, coverage and Docker volumes.'},
+];
+
+/** Deployment environments managed by Terraform. */
+export const ENVIRONMENTS = [
+  {name: 'dev', url: 'https://api.dev.acme.internal', deploys: 'every merge to main'},
+  {name: 'staging', url: 'https://api.staging.acme.internal', deploys: 'every release tag'},
+  {name: 'production', url: 'https://api.acme.ai', deploys: 'manual approval of a release tag'},
+] as const;
+
+export function serviceById(id: ServiceId): Service {
+  const service = SERVICES.find((candidate) => candidate.id === id);
+  if (!service) {
+    throw new Error(`Unknown service id "${id}" in src/data/platform.ts`);
+  }
+  return service;
+}
+
+export function libraryById(id: SharedLibraryId): SharedLibrary {
+  const library = SHARED_LIBRARIES.find((candidate) => candidate.id === id);
+  if (!library) {
+    throw new Error(`Unknown shared library id "${id}" in src/data/platform.ts`);
+  }
+  return library;
+}

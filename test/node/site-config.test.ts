@@ -1,0 +1,103 @@
+import config from '../../docusaurus.config';
+import sidebars from '../../sidebars';
+import {PRODUCT_NAME} from '../../src/data/platform';
+
+type Item = {type?: string; label?: string; position?: string; sidebarId?: string; to?: string; items?: Item[]};
+
+// The spec's page list (section 2, "Documentation pages"), by category.
+const SPEC_DOCS: Record<string, string[]> = {
+  architecture: ['build-architecture', 'database-prisma', 'docker-setup'],
+  deployment: ['deployment-guide', 'terraform-overview'],
+  development: ['adding-api-integrations', 'adding-new-service', 'development-guidelines', 'make-commands-reference', 'makefile-commands'],
+  'getting-started': ['introduction'],
+  services: ['admin-service', 'api-gateway', 'auth-service', 'cleverscreen-service', 'file-service', 'kira-service', 'template-service', 'tenant-service', 'vera-service'],
+  'shared-libraries': ['constants', 'database', 'decorators', 'filters', 'guards', 'interfaces', 'middleware', 'migrations', 'pipes', 'types', 'utils', 'validators'],
+};
+
+const themeConfig = config.themeConfig;
+
+describe('sidebar', () => {
+  const sidebar = sidebars.internalDevelopersSidebar;
+
+  it('is the only sidebar', () => {
+    expect(Object.keys(sidebars)).toEqual(['internalDevelopersSidebar']);
+  });
+
+  it('holds exactly the 32 spec docs, each once', () => {
+    const ids = sidebar.flatMap((category) => category.items);
+    const expected = Object.entries(SPEC_DOCS).flatMap(([dir, pages]) => pages.map((page) => `internal-developers/${dir}/${page}`));
+    expect(ids).toHaveLength(32);
+    expect(new Set(ids).size).toBe(32);
+    expect([...ids].sort()).toEqual([...expected].sort());
+  });
+
+  it('groups docs by category folder, getting started first and deployment last', () => {
+    for (const category of sidebar) {
+      const dirs = new Set(category.items.map((id) => id.split('/')[1]));
+      expect(dirs.size).toBe(1);
+    }
+    const order = sidebar.map((category) => category.items[0]?.split('/')[1]);
+    expect(order[0]).toBe('getting-started');
+    expect(order[order.length - 1]).toBe('deployment');
+    expect(new Set(order)).toEqual(new Set(Object.keys(SPEC_DOCS)));
+  });
+});
+
+describe('site config', () => {
+  it('has the spec title, tagline, base URL, delimiter and locale', () => {
+    expect(config.title).toBe('Developer Portal');
+    expect(config.tagline).toBe(`Build on ${PRODUCT_NAME}`);
+    expect(config.baseUrl).toBe('/');
+    expect(config.titleDelimiter).toBe('|');
+    expect(config.i18n.locales).toEqual(['en']);
+    expect(config.i18n.localeConfigs?.en?.direction).toBe('ltr');
+  });
+
+  it('stores the colour mode under the plain `theme` key (no namespace) in localStorage', () => {
+    expect(config.storage).toEqual({type: 'localStorage', namespace: false});
+  });
+
+  it('fails the build on broken links and markdown links, warns on broken anchors', () => {
+    expect(config.onBrokenLinks).toBe('throw');
+    expect(config.onBrokenAnchors).toBe('warn');
+    expect(config.markdown.hooks.onBrokenMarkdownLinks).toBe('throw');
+  });
+
+  it('offers light, dark and system colour modes, light by default', () => {
+    expect(themeConfig.colorMode).toMatchObject({defaultMode: 'light', disableSwitch: false, respectPrefersColorScheme: true});
+  });
+
+  it('has a closeable announcement bar with an id', () => {
+    expect(themeConfig.announcementBar.isCloseable).toBe(true);
+    expect(themeConfig.announcementBar.id).toMatch(/\S/);
+  });
+
+  it('has a navbar that hides on scroll with exactly one left item, Documentation, opening the sidebar', () => {
+    const navbar = themeConfig.navbar;
+    expect(navbar.hideOnScroll).toBe(true);
+    const items = navbar.items as Item[];
+    const left = items.filter((item) => item.position === 'left');
+    expect(left).toEqual([{type: 'docSidebar', sidebarId: 'internalDevelopersSidebar', position: 'left', label: 'Documentation'}]);
+    const rightTypes = items.filter((item) => item.position === 'right').map((item) => item.type);
+    expect(rightTypes).toEqual(expect.arrayContaining(['localeDropdown', 'docsVersionDropdown', 'search']));
+  });
+
+  it('has a footer Docs group whose Get Started link reaches the introduction, a logo and a 2025 copyright', () => {
+    const footer = themeConfig.footer;
+    const docs = (footer.links as Item[]).find((group) => (group as {title?: string}).title === 'Docs');
+    expect(docs?.items).toEqual([{label: 'Get Started', to: '/docs/internal-developers/getting-started/introduction'}]);
+    expect(footer.logo?.src).toBeTruthy();
+    expect(footer.copyright).toBe(`Copyright © 2025 ${PRODUCT_NAME}`);
+  });
+
+  it('shows heading levels 2 to 3 in the table of contents', () => {
+    expect(themeConfig.tableOfContents).toEqual({minHeadingLevel: 2, maxHeadingLevel: 3});
+  });
+
+  it('has a single docs version, current, labelled Next, at /docs', () => {
+    const [, presetOptions] = config.presets[0] ?? [];
+    const docs = typeof presetOptions === 'object' ? presetOptions.docs : undefined;
+    expect(docs?.routeBasePath).toBe('docs');
+    expect(docs?.versions).toEqual({current: {label: 'Next', path: ''}});
+  });
+});
