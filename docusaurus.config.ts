@@ -2,6 +2,7 @@ import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import {themes as prismThemes} from 'prism-react-renderer';
 import {PRODUCT_NAME} from './src/data/platform';
+import {readAuthSettings} from './src/auth/config';
 
 // This runs in Node.js at build/start time: never import client code here.
 
@@ -15,13 +16,18 @@ const siteUrl = (process.env.SITE_URL ?? 'http://localhost:3000').replace(/\/+$/
  */
 const ANNOUNCEMENT_ID = 'welcome-2025';
 
+const baseUrl = '/';
+
+// Throws with the variable's name on an invalid value, which stops the build.
+const auth = readAuthSettings(process.env, siteUrl, baseUrl);
+
 const config = {
   title: 'Developer Portal',
   tagline: `Build on ${PRODUCT_NAME}`,
   favicon: 'img/favicon.svg',
 
   url: siteUrl,
-  baseUrl: '/',
+  baseUrl,
   titleDelimiter: '|',
   trailingSlash: undefined,
 
@@ -34,6 +40,11 @@ const config = {
   storage: {
     type: 'localStorage',
     namespace: false,
+  },
+
+  customFields: {
+    // Read by src/theme/Root.tsx in the browser; public values only.
+    auth,
   },
 
   onBrokenLinks: 'throw',
@@ -138,6 +149,8 @@ const config = {
         {type: 'localeDropdown', position: 'right'},
         {type: 'docsVersionDropdown', position: 'right'},
         {type: 'search', position: 'right'},
+        // Sign in / user menu (src/auth/components/AuthNavbarItem.tsx).
+        {type: 'custom-auth', position: 'right'},
       ],
     },
     footer: {

@@ -263,6 +263,57 @@ export const MAKE_TARGETS: MakeTarget[] = [
   {name: 'clean', description: 'Remove build output, coverage and Docker volumes.'},
 ];
 
+export type RoleName = 'member' | 'admin' | 'support' | 'operations';
+
+export interface Role {
+  name: RoleName;
+  description: string;
+}
+
+/**
+ * Roles assigned in WorkOS on an organisation membership. The auth service
+ * expands them into permissions; services check permissions, not roles,
+ * except for the back office.
+ */
+export const ROLES: Role[] = [
+  {name: 'member', description: 'Customer role. Regular user of a customer organisation: uses Kira, Vera and CleverScreen and uploads files.'},
+  {name: 'admin', description: 'Customer role. Administrator of a customer organisation: everything a member can do, plus tenant settings, deleting files, editing and publishing templates and managing Kira knowledge sources.'},
+  {name: 'support', description: 'Staff role, Acme staff organisation only. Support staff: user look-up, session revocation, reading flags and the audit log in the admin service.'},
+  {name: 'operations', description: 'Staff role, Acme staff organisation only. Operations staff: everything support can do, plus changing feature flags and suspending tenants.'},
+];
+
+export interface Permission {
+  /** `<resource>:<action>`, checked with `@Permissions()`. */
+  name: string;
+  description: string;
+  /** Roles that hold the permission by default (seeded into `RolePermission`). */
+  roles: RoleName[];
+}
+
+/** Every permission a route may require, with the roles that grant it by default. */
+export const PERMISSIONS: Permission[] = [
+  {name: 'tenants:read', description: 'Read the own tenant, its settings, plan features and quotas.', roles: ['member', 'admin']},
+  {name: 'tenants:manage', description: 'Rename the own tenant and change its settings.', roles: ['admin']},
+  {name: 'files:read', description: 'List files, read their metadata and download them.', roles: ['member', 'admin']},
+  {name: 'files:upload', description: 'Request upload URLs and complete uploads.', roles: ['member', 'admin']},
+  {name: 'files:delete', description: 'Delete files of the tenant.', roles: ['admin']},
+  {name: 'templates:read', description: 'List, read and preview-render templates.', roles: ['member', 'admin']},
+  {name: 'templates:write', description: 'Create templates and add draft versions.', roles: ['admin']},
+  {name: 'templates:publish', description: 'Make a template version the current one.', roles: ['admin']},
+  {name: 'screening:read', description: 'Read role profiles, screening runs and shortlists.', roles: ['member', 'admin']},
+  {name: 'screening:write', description: 'Create and edit role profiles, start and cancel screening runs.', roles: ['member', 'admin']},
+  {name: 'kira:chat', description: 'Chat with Kira and read the knowledge sources of the tenant.', roles: ['member', 'admin']},
+  {name: 'kira:manage-sources', description: 'Add and remove Kira knowledge sources.', roles: ['admin']},
+  {name: 'vera:read', description: 'Read meetings, transcripts and action items.', roles: ['member', 'admin']},
+  {name: 'vera:write', description: 'Create, reprocess and delete meetings and edit action items.', roles: ['member', 'admin']},
+  {name: 'admin:users-read', description: 'Look up users across tenants in the admin service.', roles: ['support', 'operations']},
+  {name: 'admin:sessions-revoke', description: 'Sign a user out everywhere.', roles: ['support', 'operations']},
+  {name: 'admin:flags-read', description: 'Read feature flags and their tenant overrides.', roles: ['support', 'operations']},
+  {name: 'admin:flags-write', description: 'Change feature flag defaults and tenant overrides.', roles: ['operations']},
+  {name: 'admin:audit-read', description: 'Read the back-office audit log.', roles: ['support', 'operations']},
+  {name: 'admin:tenants-suspend', description: 'Suspend and reactivate tenants.', roles: ['operations']},
+];
+
 /** Deployment environments managed by Terraform. */
 export const ENVIRONMENTS = [
   {name: 'dev', url: 'https://api.dev.acme.internal', deploys: 'every merge to main'},

@@ -1,15 +1,24 @@
 import type {ReactNode} from 'react';
+import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import BaseUrlIssueBanner from '@site/src/components/BaseUrlIssueBanner';
+import PortalAuthProvider from '@site/src/auth/PortalAuthProvider';
+import AuthNotices from '@site/src/auth/components/AuthNotices';
+import type {AuthSettings} from '@site/src/auth/config';
 
 /**
- * Root wraps the whole app once, above the layout, and survives navigation.
+ * Root wraps the whole app once, above the layout, and survives navigation:
+ * the place for the sign-in provider. Children stay server-rendered; the SDK
+ * client is created in the browser only (in AuthKitProvider's effect).
  * (Swizzled by wrapping: there is no stock Root to eject.)
  */
 export default function Root({children}: {children: ReactNode}): ReactNode {
+  const {siteConfig} = useDocusaurusContext();
+  const settings = siteConfig.customFields?.auth as AuthSettings | undefined;
   return (
-    <>
+    <PortalAuthProvider settings={settings}>
       <BaseUrlIssueBanner />
       {children}
-    </>
+      <AuthNotices />
+    </PortalAuthProvider>
   );
 }

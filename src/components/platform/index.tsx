@@ -8,6 +8,8 @@ import {
   ENVIRONMENTS,
   INFRASTRUCTURE,
   MAKE_TARGETS,
+  PERMISSIONS,
+  ROLES,
   SERVICES,
   SHARED_ENV,
   SHARED_LIBRARIES,
@@ -179,6 +181,52 @@ export function LibrariesTable(): ReactNode {
           <tr key={library.id}>
             <td><Link to={`${LIBRARIES_DOCS}/${library.id}`}><code>{library.packageName}</code></Link></td>
             <td>{library.summary}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Every role with what it is for, from `ROLES`. */
+export function RolesTable(): ReactNode {
+  return (
+    <table>
+      <thead>
+        <tr><th scope="col">Role</th><th scope="col">Meaning</th></tr>
+      </thead>
+      <tbody>
+        {ROLES.map((role) => (
+          <tr key={role.name}>
+            <td><code>{role.name}</code></td>
+            <td>{role.description}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Every permission with the roles that hold it by default, from `PERMISSIONS`. */
+export function PermissionsTable(): ReactNode {
+  return (
+    <table>
+      <thead>
+        <tr><th scope="col">Permission</th><th scope="col">Allows</th><th scope="col">Granted by default to</th></tr>
+      </thead>
+      <tbody>
+        {PERMISSIONS.map((permission) => (
+          <tr key={permission.name}>
+            <td><code>{permission.name}</code></td>
+            <td>{permission.description}</td>
+            <td>
+              {permission.roles.map((role, index) => (
+                <span key={role}>
+                  {index > 0 && ', '}
+                  <code>{role}</code>
+                </span>
+              ))}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -1,0 +1,426 @@
+/**
+ * MSW request handlers that implement the AuthKit endpoints the portal uses.
+ * They are the single source of truth for the provider's behaviour: jest
+ * tests install them with `setupServer`, and `server.ts` serves them over
+ * real HTTP (through @mswjs/http-middleware) as the local sign-in provider.
+ */
+import {createHash, randomBytes, randomUUID} from 'node:crypto';
+import {http, HttpResponse} from 'msw';
+import {SignJWT, exportJWK, generateKeyPair, type KeyLike} from 'jose';
+import {LOCAL_USERS, type LocalUser} from './users';
+import {authorizePage, errorPage, signedOutPage} from './pages';
+
+export interface ProviderOptions {
+  clientId: string;
+  /** Origins allowed for redirect_uri, return_to and CORS (e.g. http://localhost:3000). */
+  allowedOrigins: string[];
+  /** Issuer (`iss` claim) and public origin of the provider. */
+  issuer: string;
+  accessTokenTtlSeconds?: number;
+  codeTtlSeconds?: number;
+  users?: LocalUser[];
+  /** Clock, for tests of expiry. */
+  now?: () => number;
+}
+
+interface PendingAuthorization {
+  redirectUri: string;
+  state: string | null;
+  codeChallenge: string;
+  organizationId: string | null;
+  createdAt: number;
+}
+
+interface IssuedCode {
+  userId: string;
+  codeChallenge: string;
+  organizationId: string | null;
+  expiresAt: number;
+}
+
+interface Session {
+  sid: string;
+  userId: string;
+  organizationId: string;
+  refreshToken: string;
+}
+
+/** A failure the next N authenticate calls return, to test fault handling. */
+export interface InjectedFault {
+  status: number;
+  /** Raw response body; JSON unless contentType says otherwise. */
+  body: string;
+  contentType: string;
+  remaining: number;
+}
+
+export interface ProviderState {
+  pending: Map<string, PendingAuthorization>;
+  codes: Map<string, IssuedCode>;
+  /** Refresh token → session; rotated on every refresh. */
+  sessionsByRefreshToken: Map<string, Session>;
+  fault: InjectedFault | null;
+}
+
+const REFRESH_COOKIE = 'wos-local-refresh';
+const HAS_SESSION_COOKIE = 'workos-has-session';
+
+function base64url(buffer: Buffer): string {
+  return buffer.toString('base64url');
+}
+
+function token(bytes = 32): string {
+  return base64url(randomBytes(bytes));
+}
+
+function s256(verifier: string): string {
+  return base64url(createHash('sha256').update(verifier).digest());
+}
+
+function html(body: string, status = 200, formTargets: string[] = []): Response {
+  return new HttpResponse(body, {
+    status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      // The pages are static HTML with inline CSS and forms only; form-action
+      // also covers the redirect back to the site after a choice.
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'`,
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+    },
+  });
+}
+
+function originOf(value: string | null): string | null {
+  if (!value) {
+    return null;
+  }
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+function parseCookies(header: string | null): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name) {
+      cookies[name] = decodeURIComponent(rest.join('='));
+    }
+  }
+  return cookies;
+}
+
+export async function createProviderHandlers(options: ProviderOptions) {
+  const {clientId, allowedOrigins, issuer} = options;
+  const accessTokenTtl = options.accessTokenTtlSeconds ?? 300;
+  const codeTtlMs = (options.codeTtlSeconds ?? 60) * 1000;
+  const users = options.users ?? LOCAL_USERS;
+  const now = options.now ?? Date.now;
+  const {privateKey, publicKey} = await generateKeyPair('RS256', {extractable: true});
+  const kid = `local_${token(6)}`;
+  const publicJwk = {...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig'};
+
+  const state: ProviderState = {
+    pending: new Map(),
+    codes: new Map(),
+    sessionsByRefreshToken: new Map(),
+    fault: null,
+  };
+
+  const isAllowedOrigin = (origin: string | null) => origin !== null && allowedOrigins.includes(origin);
+
+  function corsHeaders(request: Request): Record<string, string> {
+    const origin = request.headers.get('origin');
+    if (!isAllowedOrigin(origin)) {
+      return {};
+    }
+    return {
+      'Access-Control-Allow-Origin': origin as string,
+      'Access-Control-Allow-Credentials': 'true',
+      Vary: 'Origin',
+    };
+  }
+
+  function jsonError(request: Request, status: number, error: string, description: string): Response {
+    return HttpResponse.json({error, error_description: description}, {status, headers: corsHeaders(request)});
+  }
+
+  async function signAccessToken(user: LocalUser, session: Session, key: KeyLike): Promise<string> {
+    const membership = user.organizations.find((org) => org.id === session.organizationId) ?? user.organizations[0];
+    const issuedAt = Math.floor(now() / 1000);
+    return new SignJWT({
+      sid: session.sid,
+      org_id: session.organizationId,
+      role: membership?.role,
+      roles: membership?.roles ?? [],
+      permissions: membership?.permissions ?? [],
+      feature_flags: user.featureFlags,
+      ...(user.impersonator ? {act: {sub: user.impersonator.email}} : {}),
+    })
+      .setProtectedHeader({alg: 'RS256', kid, typ: 'JWT'})
+      .setIssuer(issuer)
+      .setSubject(user.id)
+      .setAudience(clientId)
+      .setJti(token(12))
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + accessTokenTtl)
+      .sign(key);
+  }
+
+  function rawUser(user: LocalUser) {
+    return {
+      object: 'user' as const,
+      id: user.id,
+      email: user.email,
+      email_verified: true,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      profile_picture_url: user.profilePictureUrl,
+      last_sign_in_at: new Date(now()).toISOString(),
+      external_id: null,
+      created_at: '2025-01-06T09:00:00.000Z',
+      updated_at: '2025-06-02T09:00:00.000Z',
+    };
+  }
+
+  async function sessionResponse(request: Request, user: LocalUser, session: Session): Promise<Response> {
+    const headers = new Headers(corsHeaders(request));
+    headers.set('Cache-Control', 'no-store');
+    // Like AuthKit, both flows are served: the body carries the refresh token
+    // (dev mode keeps it in localStorage) and an HttpOnly cookie carries it for
+    // the cookie flow (devMode=false). The marker cookie only tells the SDK
+    // that a cookie session exists; it holds no secret.
+    headers.append('Set-Cookie', `${HAS_SESSION_COOKIE}=${clientId}; Path=/; SameSite=Lax`);
+    headers.append('Set-Cookie', `${REFRESH_COOKIE}=${session.refreshToken}; Path=/user_management; HttpOnly; SameSite=Lax`);
+    return HttpResponse.json(
+      {
+        user: rawUser(user),
+        organization_id: session.organizationId,
+        access_token: await signAccessToken(user, session, privateKey),
+        refresh_token: session.refreshToken,
+        authentication_method: user.impersonator ? 'Impersonation' : 'Password',
+        ...(user.impersonator ? {impersonator: user.impersonator} : {}),
+      },
+      {headers},
+    );
+  }
+
+  function takeFault(request: Request): Response | null {
+    const fault = state.fault;
+    if (!fault || fault.remaining <= 0) {
+      return null;
+    }
+    fault.remaining -= 1;
+    if (fault.remaining === 0) {
+      state.fault = null;
+    }
+    return new HttpResponse(fault.body, {status: fault.status, headers: {...corsHeaders(request), 'Content-Type': fault.contentType}});
+  }
+
+  const handlers = [
+    http.get('*/user_management/authorize', ({request}) => {
+      const params = new URL(request.url).searchParams;
+      const problems: string[] = [];
+      if (params.get('client_id') !== clientId) {
+        problems.push(`client_id must be "${clientId}" (got "${params.get('client_id') ?? ''}").`);
+      }
+      const redirectUri = params.get('redirect_uri') ?? '';
+      if (!isAllowedOrigin(originOf(redirectUri))) {
+        problems.push(`redirect_uri "${redirectUri}" is not on an allowed origin (${allowedOrigins.join(', ')}).`);
+      }
+      if (params.get('response_type') !== 'code') {
+        problems.push('response_type must be "code".');
+      }
+      const codeChallenge = params.get('code_challenge') ?? '';
+      if (!/^[A-Za-z0-9_-]{43,128}$/.test(codeChallenge)) {
+        problems.push('code_challenge is missing or malformed (PKCE is required).');
+      }
+      if (params.get('code_challenge_method') !== 'S256') {
+        problems.push('code_challenge_method must be "S256".');
+      }
+      const provider = params.get('provider');
+      if (!provider && !params.get('organization_id') && !params.get('connection_id')) {
+        problems.push('one of provider, organization_id or connection_id is required.');
+      } else if (provider && provider !== 'authkit') {
+        problems.push(`provider "${provider}" is not supported here (only "authkit").`);
+      }
+      const screenHint = params.get('screen_hint');
+      if (screenHint && screenHint !== 'sign-in' && screenHint !== 'sign-up') {
+        problems.push('screen_hint must be "sign-in" or "sign-up".');
+      }
+      if (problems.length > 0) {
+        return html(errorPage('This sign-in request is invalid', problems), 400);
+      }
+      const authorizationId = token(18);
+      state.pending.set(authorizationId, {
+        redirectUri,
+        state: params.get('state'),
+        codeChallenge,
+        organizationId: params.get('organization_id'),
+        createdAt: now(),
+      });
+      return html(authorizePage({authorizationId, users, signUp: screenHint === 'sign-up', organizationId: params.get('organization_id')}), 200, allowedOrigins);
+    }),
+
+    http.post('*/user_management/authorize/complete', async ({request}) => {
+      const form = new URLSearchParams(await request.text());
+      const authorizationId = form.get('authorization_id') ?? '';
+      const pending = state.pending.get(authorizationId);
+      state.pending.delete(authorizationId);
+      if (!pending || now() - pending.createdAt > 10 * 60 * 1000) {
+        return html(errorPage('This sign-in page has expired', ['Go back to the portal and click "Sign in" again.']), 400);
+      }
+      const user = users.find((candidate) => candidate.id === form.get('user_id'));
+      if (!user) {
+        return html(errorPage('Unknown test user', ['Choose one of the listed users.']), 400);
+      }
+      const code = token(32);
+      state.codes.set(code, {
+        userId: user.id,
+        codeChallenge: pending.codeChallenge,
+        organizationId: pending.organizationId,
+        expiresAt: now() + codeTtlMs,
+      });
+      const target = new URL(pending.redirectUri);
+      target.searchParams.set('code', code);
+      if (pending.state !== null) {
+        target.searchParams.set('state', pending.state);
+      }
+      return new HttpResponse(null, {status: 302, headers: {Location: target.toString(), 'Cache-Control': 'no-store'}});
+    }),
+
+    http.options('*/user_management/authenticate', ({request}) => {
+      return new HttpResponse(null, {
+        status: 204,
+        headers: {
+          ...corsHeaders(request),
+          'Access-Control-Allow-Methods': 'POST',
+          'Access-Control-Allow-Headers': 'Content-Type, Accept',
+          'Access-Control-Max-Age': '600',
+        },
+      });
+    }),
+
+    http.post('*/user_management/authenticate', async ({request}) => {
+      const fault = takeFault(request);
+      if (fault) {
+        return fault;
+      }
+      let body: Record<string, unknown>;
+      try {
+        const parsed: unknown = JSON.parse(await request.text());
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+          throw new Error('not an object');
+        }
+        body = parsed as Record<string, unknown>;
+      } catch {
+        return jsonError(request, 400, 'invalid_request', 'The request body must be a JSON object.');
+      }
+      if (body.client_id !== clientId) {
+        return jsonError(request, 401, 'invalid_client', 'Unknown client_id.');
+      }
+
+      if (body.grant_type === 'authorization_code') {
+        const code = typeof body.code === 'string' ? body.code : '';
+        const issued = state.codes.get(code);
+        // Single use: a code is gone after its first exchange attempt.
+        state.codes.delete(code);
+        if (!issued || issued.expiresAt < now()) {
+          return jsonError(request, 400, 'invalid_grant', 'The authorization code is invalid, expired or already used.');
+        }
+        const verifier = typeof body.code_verifier === 'string' ? body.code_verifier : '';
+        if (s256(verifier) !== issued.codeChallenge) {
+          return jsonError(request, 400, 'invalid_grant', 'PKCE verification failed: code_verifier does not match the code_challenge.');
+        }
+        const user = users.find((candidate) => candidate.id === issued.userId);
+        if (!user) {
+          return jsonError(request, 400, 'invalid_grant', 'The user no longer exists.');
+        }
+        if (user.exchangeError) {
+          return jsonError(request, 400, 'invalid_grant', user.exchangeError);
+        }
+        const organizationId = issued.organizationId && user.organizations.some((org) => org.id === issued.organizationId)
+          ? issued.organizationId
+          : (user.organizations[0]?.id ?? '');
+        const session: Session = {sid: `session_${token(12)}`, userId: user.id, organizationId, refreshToken: token(32)};
+        state.sessionsByRefreshToken.set(session.refreshToken, session);
+        return sessionResponse(request, user, session);
+      }
+
+      if (body.grant_type === 'refresh_token') {
+        const fromBody = typeof body.refresh_token === 'string' ? body.refresh_token : '';
+        const fromCookie = parseCookies(request.headers.get('cookie'))[REFRESH_COOKIE] ?? '';
+        const refreshToken = fromBody || fromCookie;
+        const session = state.sessionsByRefreshToken.get(refreshToken);
+        if (!session) {
+          return jsonError(request, 400, 'invalid_grant', 'The refresh token is invalid or has been revoked.');
+        }
+        const user = users.find((candidate) => candidate.id === session.userId);
+        if (!user) {
+          return jsonError(request, 400, 'invalid_grant', 'The user no longer exists.');
+        }
+        const requestedOrg = typeof body.organization_id === 'string' && body.organization_id ? body.organization_id : session.organizationId;
+        if (!user.organizations.some((org) => org.id === requestedOrg)) {
+          return jsonError(request, 401, 'invalid_grant', `The user is not a member of organization ${requestedOrg}.`);
+        }
+        // Rotation: the old refresh token stops working.
+        state.sessionsByRefreshToken.delete(refreshToken);
+        const rotated: Session = {...session, organizationId: requestedOrg, refreshToken: token(32)};
+        state.sessionsByRefreshToken.set(rotated.refreshToken, rotated);
+        return sessionResponse(request, user, rotated);
+      }
+
+      return jsonError(request, 400, 'unsupported_grant_type', 'grant_type must be "authorization_code" or "refresh_token".');
+    }),
+
+    http.get('*/user_management/sessions/logout', ({request}) => {
+      const params = new URL(request.url).searchParams;
+      const sessionId = params.get('session_id');
+      const returnTo = params.get('return_to');
+      if (returnTo && !isAllowedOrigin(originOf(returnTo))) {
+        return html(errorPage('Sign-out return address refused', [`return_to "${returnTo}" is not on an allowed origin.`]), 400);
+      }
+      for (const [refreshToken, session] of state.sessionsByRefreshToken) {
+        if (session.sid === sessionId) {
+          state.sessionsByRefreshToken.delete(refreshToken);
+        }
+      }
+      const headers = new Headers({'Cache-Control': 'no-store'});
+      headers.append('Set-Cookie', `${HAS_SESSION_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`);
+      headers.append('Set-Cookie', `${REFRESH_COOKIE}=; Path=/user_management; Max-Age=0; HttpOnly; SameSite=Lax`);
+      if (returnTo) {
+        headers.set('Location', returnTo);
+        return new HttpResponse(null, {status: 302, headers});
+      }
+      const page = html(signedOutPage());
+      page.headers.forEach((value, name) => headers.set(name, value));
+      return new HttpResponse(page.body, {status: 200, headers});
+    }),
+
+    http.get('*/sso/jwks/:clientId', ({params}) => {
+      if (params.clientId !== clientId) {
+        return HttpResponse.json({error: 'not_found', error_description: 'Unknown client_id.'}, {status: 404});
+      }
+      return HttpResponse.json({keys: [publicJwk]}, {headers: {'Access-Control-Allow-Origin': '*'}});
+    }),
+
+    // Fault injection for tests and demos (local provider only): the next
+    // `count` authenticate calls answer with this status and body.
+    http.post('*/__local/fault', async ({request}) => {
+      const fault = (await request.json()) as Partial<InjectedFault> & {count?: number};
+      state.fault = {
+        status: fault.status ?? 500,
+        body: fault.body ?? JSON.stringify({error: 'server_error', error_description: 'Injected failure.'}),
+        contentType: fault.contentType ?? 'application/json',
+        remaining: fault.count ?? 1,
+      };
+      return HttpResponse.json({ok: true});
+    }),
+  ];
+
+  return {handlers, state, publicJwk};
+}

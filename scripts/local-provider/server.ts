@@ -1,0 +1,43 @@
+/**
+ * The local sign-in provider as a real HTTP server: the MSW handlers of
+ * `handlers.ts` behind Express, through @mswjs/http-middleware.
+ */
+import type {AddressInfo} from 'node:net';
+import type {Server} from 'node:http';
+import express from 'express';
+import {createMiddleware} from '@mswjs/http-middleware';
+import {createProviderHandlers, type ProviderOptions} from './handlers';
+
+export interface LocalProvider {
+  url: string;
+  port: number;
+  close: () => Promise<void>;
+}
+
+export async function startLocalProvider(
+  options: Omit<ProviderOptions, 'issuer'> & {port: number; host?: string},
+): Promise<LocalProvider> {
+  const host = options.host ?? '127.0.0.1';
+  const app = express();
+  app.disable('x-powered-by');
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(options.port, host, () => resolve(listening));
+    listening.on('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://localhost:${port}`;
+  const {handlers} = await createProviderHandlers({...options, issuer: url});
+  app.use(createMiddleware(...handlers));
+  app.use((_request, response) => {
+    response.status(404).type('text/plain').send('Not found (local sign-in provider)');
+  });
+  return {
+    url,
+    port,
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

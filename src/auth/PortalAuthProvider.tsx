@@ -1,0 +1,253 @@
+/**
+ * The portal's sign-in layer: AuthKitProvider (the official SDK) plus what
+ * the SDK leaves to the app: where to go after sign-in, what to tell the
+ * user when something fails, and turning sign-in off cleanly when it cannot
+ * work (no client id, no browser storage, AUTH_DISABLED).
+ *
+ * Server rendering: AuthKitProvider creates its client in an effect, so the
+ * static HTML is rendered with `isLoading: true` and never touches `window`.
+ */
+import {createContext, useCallback, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
+import {AuthKitProvider, useAuth} from '@workos-inc/authkit-react';
+import {useHistory} from '@docusaurus/router';
+import type {AuthSettings} from './config';
+import type {AuthActions, AuthState, User} from './entities';
+import {toImpersonator, toUser} from './adapters';
+import {currentReturnTo, safeReturnTo} from './returnTo';
+import {isBrowserStorageUsable, safeGetItem} from './storage';
+
+/** Something the user should know about their session, shown by AuthNotices. */
+export type AuthNotice =
+  | {kind: 'exchange-failed'}
+  | {kind: 'forged-callback'}
+  | {kind: 'session-expired'; signIn: () => Promise<void>}
+  | {kind: 'provider-unreachable'}
+  | {kind: 'sign-in-unavailable'; reason: string}
+  | {kind: 'sign-in-failed'};
+
+export interface PortalAuthValue extends AuthState, AuthActions {
+  /** Whether sign-in UI should be offered at all. */
+  available: boolean;
+  notice: AuthNotice | null;
+  dismissNotice: () => void;
+}
+
+export const PortalAuthContext = createContext<PortalAuthValue | null>(null);
+
+// The SDK's session-storage key for the PKCE verifier (authkit-js storage-keys.ts).
+const CODE_VERIFIER_KEY = 'workos:code-verifier';
+const REFRESH_TOKEN_KEY = 'workos:refresh-token';
+
+interface CallbackSnapshot {
+  hadVerifier: boolean;
+}
+
+/**
+ * Whether this page load is the sign-in callback (the SDK's own rule: a
+ * `code` in the query on the redirect path, with or without trailing slash),
+ * read before the SDK consumes and clears it.
+ */
+function snapshotCallback(redirectUri: string): CallbackSnapshot | null {
+  const params = new URLSearchParams(window.location.search);
+  if (!params.has('code')) {
+    return null;
+  }
+  let redirectPath: string;
+  try {
+    redirectPath = new URL(redirectUri).pathname;
+  } catch {
+    return null;
+  }
+  const path = window.location.pathname;
+  if (path !== redirectPath && path !== `${redirectPath.replace(/\/$/, '')}/` && path !== redirectPath.replace(/\/$/, '')) {
+    return null;
+  }
+  return {hadVerifier: safeGetItem('sessionStorage', CODE_VERIFIER_KEY) !== null};
+}
+
+function hasStoredSession(settings: AuthSettings): boolean {
+  if (settings.devMode) {
+    return (
+      safeGetItem('localStorage', `${REFRESH_TOKEN_KEY}:${settings.clientId}`) !== null ||
+      safeGetItem('localStorage', REFRESH_TOKEN_KEY) !== null
+    );
+  }
+  return /(?:^|;\s*)workos-has-session=/.test(document.cookie);
+}
+
+const SIGNED_OUT: AuthState = {
+  isLoading: false,
+  user: null,
+  role: null,
+  roles: [],
+  organizationId: null,
+  permissions: [],
+  featureFlags: [],
+  impersonator: null,
+};
+
+function unavailableValue(notice: AuthNotice | null, setNotice: (notice: AuthNotice | null) => void, reason: string | null): PortalAuthValue {
+  const explain = async () => {
+    if (reason) {
+      setNotice({kind: 'sign-in-unavailable', reason});
+    }
+  };
+  return {
+    ...SIGNED_OUT,
+    available: reason !== null,
+    notice,
+    dismissNotice: () => setNotice(null),
+    signIn: explain,
+    signUp: explain,
+    signOut: () => undefined,
+    getAccessToken: () => Promise.reject(new Error('No access token available')),
+    getUser: () => null,
+    switchToOrganization: explain,
+  };
+}
+
+export default function PortalAuthProvider({settings, children}: {settings: AuthSettings | undefined; children: ReactNode}): ReactNode {
+  const [notice, setNotice] = useState<AuthNotice | null>(null);
+  const history = useHistory();
+  const historyRef = useRef(history);
+  historyRef.current = history;
+
+  const disabled = !settings || !settings.enabled;
+  const missingClientId = !disabled && !settings.clientId;
+  // Decided once per page load, in the browser only; the server renders the
+  // signed-in layer in its loading state either way.
+  const [storageUsable] = useState(() => typeof window === 'undefined' || disabled || missingClientId || isBrowserStorageUsable());
+
+  useEffect(() => {
+    if (missingClientId) {
+      console.error('Developer Portal: sign-in is turned off: Missing Client ID. Set WORKOS_CLIENT_ID, or leave it unset to use the local provider.');
+    }
+  }, [missingClientId]);
+
+  const onRedirectCallback = useCallback(({state}: {state?: Record<string, unknown> | null}) => {
+    const here = currentReturnTo(window.location);
+    const target = safeReturnTo(state?.returnTo, window.location.origin, window.location.pathname);
+    if (target !== here) {
+      historyRef.current.replace(target);
+    }
+  }, []);
+
+  const onRefreshFailure = useCallback(({signIn}: {signIn: () => Promise<void>}) => {
+    setNotice({kind: 'session-expired', signIn});
+  }, []);
+
+  if (disabled || missingClientId) {
+    return <PortalAuthContext.Provider value={unavailableValue(notice, setNotice, null)}>{children}</PortalAuthContext.Provider>;
+  }
+  if (!storageUsable) {
+    const reason = 'This browser blocks site storage (for example in a private window), and sign-in needs it. The documentation stays readable.';
+    return <PortalAuthContext.Provider value={unavailableValue(notice, setNotice, reason)}>{children}</PortalAuthContext.Provider>;
+  }
+
+  return (
+    <AuthKitProvider
+      clientId={settings.clientId}
+      apiHostname={settings.apiHostname}
+      port={settings.port ?? undefined}
+      https={settings.https}
+      redirectUri={settings.redirectUri}
+      devMode={settings.devMode}
+      onRedirectCallback={onRedirectCallback}
+      onRefreshFailure={onRefreshFailure}>
+      <SdkBridge settings={settings} notice={notice} setNotice={setNotice}>
+        {children}
+      </SdkBridge>
+    </AuthKitProvider>
+  );
+}
+
+/** Maps the SDK's context to the portal's and watches for failures the SDK only logs. */
+function SdkBridge({
+  settings,
+  notice,
+  setNotice,
+  children,
+}: {
+  settings: AuthSettings;
+  notice: AuthNotice | null;
+  setNotice: (notice: AuthNotice | null) => void;
+  children: ReactNode;
+}): ReactNode {
+  const sdk = useAuth();
+  const [callback] = useState(() => (typeof window === 'undefined' ? null : snapshotCallback(settings.redirectUri)));
+  const reportedCallback = useRef(false);
+
+  useEffect(() => {
+    if (sdk.isLoading) {
+      return;
+    }
+    if (callback && !reportedCallback.current) {
+      reportedCallback.current = true;
+      if (!sdk.user) {
+        setNotice({kind: callback.hadVerifier ? 'exchange-failed' : 'forged-callback'});
+        return;
+      }
+    }
+    if (!sdk.user && hasStoredSession(settings)) {
+      // The SDK keeps the session on a network error or 5xx and retries in
+      // the background; tell the user rather than silently showing "Sign in".
+      setNotice({kind: 'provider-unreachable'});
+    } else if (sdk.user && notice?.kind === 'provider-unreachable') {
+      setNotice(null);
+    }
+  }, [sdk.isLoading, sdk.user, callback, settings, notice, setNotice]);
+
+  const user: User | null = useMemo(() => (sdk.user ? toUser(sdk.user) : null), [sdk.user]);
+  const {signIn: sdkSignIn, signUp: sdkSignUp, signOut: sdkSignOut, switchToOrganization: sdkSwitch, getAccessToken, getUser} = sdk;
+
+  const start = useCallback(
+    async (signUp: boolean) => {
+      const options = {
+        state: {returnTo: currentReturnTo(window.location)},
+        ...(settings.organizationId ? {organizationId: settings.organizationId} : {}),
+      };
+      try {
+        await (signUp ? sdkSignUp(options) : sdkSignIn(options));
+      } catch (error) {
+        console.error('Developer Portal: could not start sign-in.', error);
+        setNotice({kind: 'sign-in-failed'});
+      }
+    },
+    [sdkSignIn, sdkSignUp, settings.organizationId, setNotice],
+  );
+
+  const value: PortalAuthValue = {
+    isLoading: sdk.isLoading,
+    user,
+    role: sdk.role,
+    roles: sdk.roles ?? [],
+    organizationId: sdk.organizationId,
+    permissions: sdk.permissions,
+    featureFlags: sdk.featureFlags,
+    impersonator: toImpersonator(sdk.impersonator),
+    available: true,
+    notice,
+    dismissNotice: () => setNotice(null),
+    signIn: () => start(false),
+    signUp: () => start(true),
+    signOut: () => {
+      setNotice(null);
+      try {
+        sdkSignOut({returnTo: window.location.href});
+      } catch (error) {
+        // No session left in memory (it expired or was revoked): nothing to
+        // end at the provider, so reload to show the signed-out page.
+        console.warn('Developer Portal: no active session to sign out of.', error);
+        window.location.reload();
+      }
+    },
+    getAccessToken,
+    getUser: () => {
+      const current = getUser();
+      return current ? toUser(current) : null;
+    },
+    switchToOrganization: (organizationId: string) => sdkSwitch({organizationId}),
+  };
+
+  return <PortalAuthContext.Provider value={value}>{children}</PortalAuthContext.Provider>;
+}

@@ -1,0 +1,80 @@
+/**
+ * Session messages the user should see: failed sign-in, a possible login
+ * forgery, an expired session, an unreachable provider, and the banner of an
+ * impersonated session. Fixed at the bottom of the viewport, so they never
+ * push the page content around, and announced to screen readers.
+ */
+import type {ReactNode} from 'react';
+import clsx from 'clsx';
+import usePortalAuth from '../usePortalAuth';
+import type {AuthNotice} from '../PortalAuthProvider';
+import {displayName} from './AuthNavbarItem';
+import styles from './auth.module.css';
+
+interface NoticeText {
+  title: string;
+  body: string;
+  tone: 'danger' | 'warning' | 'info';
+}
+
+export function noticeText(notice: AuthNotice): NoticeText {
+  switch (notice.kind) {
+    case 'exchange-failed':
+      return {tone: 'danger', title: 'Sign-in failed', body: 'The sign-in provider did not accept the sign-in. Please try again; if it keeps failing, ask #team-identity.'};
+    case 'forged-callback':
+      return {
+        tone: 'warning',
+        title: 'Sign-in link ignored',
+        body: 'This page was opened with a sign-in code that this browser did not request, possibly a forged link. You were not signed in. Use "Sign in" to start a new sign-in.',
+      };
+    case 'session-expired':
+      return {tone: 'warning', title: 'Your session has ended', body: 'Sign in again to continue where you were.'};
+    case 'provider-unreachable':
+      return {tone: 'info', title: 'Sign-in service unreachable', body: 'Your session is kept and will resume automatically when the sign-in service answers again. The documentation stays readable.'};
+    case 'sign-in-unavailable':
+      return {tone: 'info', title: 'Sign-in unavailable', body: notice.reason};
+    case 'sign-in-failed':
+      return {tone: 'danger', title: 'Could not start sign-in', body: 'Your browser could not prepare a secure sign-in. Reload the page and try again.'};
+  }
+}
+
+export default function AuthNotices(): ReactNode {
+  const auth = usePortalAuth();
+  const notice = auth.notice;
+  if (!notice && !(auth.user && auth.impersonator)) {
+    return null;
+  }
+  const text = notice ? noticeText(notice) : null;
+  return (
+    <div className={styles.notices}>
+      {auth.user && auth.impersonator && (
+        <section className={clsx(styles.notice, styles.impersonation)} role="status" aria-label="Impersonation">
+          <p>
+            <strong>Impersonation:</strong> you are viewing the portal as {displayName(auth.user)} ({auth.user.email}), impersonated by{' '}
+            {auth.impersonator.email}.{auth.impersonator.reason ? ` Reason: ${auth.impersonator.reason}.` : ''}
+          </p>
+          <button type="button" className="button button--sm button--secondary" onClick={() => auth.signOut()}>
+            End session
+          </button>
+        </section>
+      )}
+      {notice && text && (
+        <section className={clsx(styles.notice, styles[text.tone])} role={text.tone === 'info' ? 'status' : 'alert'} aria-label={text.title}>
+          <p>
+            <strong>{text.title}.</strong> {text.body}
+          </p>
+          <div className={styles.noticeActions}>
+            {notice.kind === 'session-expired' && (
+              <button type="button" className="button button--sm button--primary" onClick={() => void notice.signIn()}>
+                Sign in again
+              </button>
+            )}
+            <button type="button" className="button button--sm button--secondary" onClick={auth.dismissNotice}>
+              Dismiss
+            </button>
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
