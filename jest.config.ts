@@ -26,7 +26,7 @@ const config: Config = {
   projects: [
     {
       displayName: 'unit',
-      testEnvironment: 'jest-fixed-jsdom',
+      testEnvironment: '<rootDir>/test/support/navigation-environment.js',
       testMatch: ['<rootDir>/test/unit/**/*.test.ts?(x)', '<rootDir>/test/integration/**/*.test.ts?(x)'],
       setupFilesAfterEnv: ['<rootDir>/test/support/setupJsdom.ts'],
       transform: tsJest,

@@ -4,9 +4,8 @@
  * tests install them with `setupServer`, and `server.ts` serves them over
  * real HTTP (through @mswjs/http-middleware) as the local sign-in provider.
  */
-import {createHash, randomBytes, randomUUID} from 'node:crypto';
+import {createHash, generateKeyPairSync, randomBytes, sign, type KeyObject} from 'node:crypto';
 import {http, HttpResponse} from 'msw';
-import {SignJWT, exportJWK, generateKeyPair, type KeyLike} from 'jose';
 import {LOCAL_USERS, type LocalUser} from './users';
 import {authorizePage, errorPage, signedOutPage} from './pages';
 
@@ -114,15 +113,15 @@ function parseCookies(header: string | null): Record<string, string> {
   return cookies;
 }
 
-export async function createProviderHandlers(options: ProviderOptions) {
+export function createProviderHandlers(options: ProviderOptions) {
   const {clientId, allowedOrigins, issuer} = options;
   const accessTokenTtl = options.accessTokenTtlSeconds ?? 300;
   const codeTtlMs = (options.codeTtlSeconds ?? 60) * 1000;
   const users = options.users ?? LOCAL_USERS;
   const now = options.now ?? Date.now;
-  const {privateKey, publicKey} = await generateKeyPair('RS256', {extractable: true});
+  const {privateKey, publicKey} = generateKeyPairSync('rsa', {modulusLength: 2048});
   const kid = `local_${token(6)}`;
-  const publicJwk = {...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig'};
+  const publicJwk = {...publicKey.export({format: 'jwk'}), kid, alg: 'RS256', use: 'sig'};
 
   const state: ProviderState = {
     pending: new Map(),
@@ -149,10 +148,22 @@ export async function createProviderHandlers(options: ProviderOptions) {
     return HttpResponse.json({error, error_description: description}, {status, headers: corsHeaders(request)});
   }
 
-  async function signAccessToken(user: LocalUser, session: Session, key: KeyLike): Promise<string> {
+  /**
+   * An RS256 JWT signed with node:crypto. (jose is used to verify these in
+   * tests; signing with it here breaks under jsdom, whose Uint8Array is
+   * another realm's.)
+   */
+  function signAccessToken(user: LocalUser, session: Session, key: KeyObject): string {
     const membership = user.organizations.find((org) => org.id === session.organizationId) ?? user.organizations[0];
     const issuedAt = Math.floor(now() / 1000);
-    return new SignJWT({
+    const header = {alg: 'RS256', kid, typ: 'JWT'};
+    const claims = {
+      iss: issuer,
+      sub: user.id,
+      aud: clientId,
+      jti: token(12),
+      iat: issuedAt,
+      exp: issuedAt + accessTokenTtl,
       sid: session.sid,
       org_id: session.organizationId,
       role: membership?.role,
@@ -160,15 +171,10 @@ export async function createProviderHandlers(options: ProviderOptions) {
       permissions: membership?.permissions ?? [],
       feature_flags: user.featureFlags,
       ...(user.impersonator ? {act: {sub: user.impersonator.email}} : {}),
-    })
-      .setProtectedHeader({alg: 'RS256', kid, typ: 'JWT'})
-      .setIssuer(issuer)
-      .setSubject(user.id)
-      .setAudience(clientId)
-      .setJti(token(12))
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(issuedAt + accessTokenTtl)
-      .sign(key);
+    };
+    const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
+    const signingInput = `${encode(header)}.${encode(claims)}`;
+    return `${signingInput}.${base64url(sign('sha256', Buffer.from(signingInput), key))}`;
   }
 
   function rawUser(user: LocalUser) {
@@ -200,7 +206,7 @@ export async function createProviderHandlers(options: ProviderOptions) {
       {
         user: rawUser(user),
         organization_id: session.organizationId,
-        access_token: await signAccessToken(user, session, privateKey),
+        access_token: signAccessToken(user, session, privateKey),
         refresh_token: session.refreshToken,
         authentication_method: user.impersonator ? 'Impersonation' : 'Password',
         ...(user.impersonator ? {impersonator: user.impersonator} : {}),

@@ -1,5 +1,9 @@
-// Test double: the location is the jsdom window location.
+// Test double: the browser location in jsdom; on the server (no window) a
+// fixed location, as Docusaurus's static router provides while prerendering.
 export function useLocation(): {pathname: string; search: string; hash: string} {
+  if (typeof window === 'undefined') {
+    return {pathname: '/docs/', search: '', hash: ''};
+  }
   const {pathname, search, hash} = window.location;
   return {pathname, search, hash};
 }
