@@ -18,6 +18,13 @@ const ANNOUNCEMENT_ID = 'welcome-2025';
 
 const baseUrl = '/';
 
+/**
+ * "Edit this page" links and last-updated dates, only when the repository is
+ * known (e.g. https://github.com/acme/developer-portal/edit/main/). Dates come
+ * from git history, which only means something in a real checkout.
+ */
+const docsEditUrl = process.env.DOCS_EDIT_URL?.trim() || undefined;
+
 // Throws with the variable's name on an invalid value, which stops the build.
 const auth = readAuthSettings(process.env, siteUrl, baseUrl);
 
@@ -98,6 +105,8 @@ const config = {
           routeBasePath: 'docs',
           sidebarPath: './sidebars.ts',
           lastVersion: 'current',
+          editUrl: docsEditUrl,
+          showLastUpdateTime: Boolean(docsEditUrl),
           versions: {
             current: {label: 'Next', path: ''},
           },
