@@ -176,6 +176,7 @@ function SdkBridge({
   const sdk = useAuth();
   const [callback] = useState(() => (typeof window === 'undefined' ? null : snapshotCallback(settings.redirectUri)));
   const reportedCallback = useRef(false);
+  const reportedUnreachable = useRef(false);
 
   useEffect(() => {
     if (sdk.isLoading) {
@@ -190,10 +191,17 @@ function SdkBridge({
     }
     if (!sdk.user && hasStoredSession(settings)) {
       // The SDK keeps the session on a network error or 5xx and retries in
-      // the background; tell the user rather than silently showing "Sign in".
-      setNotice({kind: 'provider-unreachable'});
-    } else if (sdk.user && notice?.kind === 'provider-unreachable') {
-      setNotice(null);
+      // the background; tell the user (once per outage, so dismissing it
+      // sticks) rather than silently showing "Sign in".
+      if (!reportedUnreachable.current) {
+        reportedUnreachable.current = true;
+        setNotice({kind: 'provider-unreachable'});
+      }
+    } else if (sdk.user) {
+      reportedUnreachable.current = false;
+      if (notice?.kind === 'provider-unreachable') {
+        setNotice(null);
+      }
     }
   }, [sdk.isLoading, sdk.user, callback, settings, notice, setNotice]);
 

@@ -208,8 +208,12 @@ describe('session refresh', () => {
     providerState.fault = {status: 502, body: 'Bad gateway', contentType: 'text/plain', remaining: 1};
 
     const current = await open('/docs/');
-    await current.screen.findByRole('status', {name: 'Sign-in service unreachable'});
+    const notice = await current.screen.findByRole('status', {name: 'Sign-in service unreachable'});
     expect(current.screen.getByRole('heading', {name: 'API Gateway'})).toBeVisible();
+    // Dismissing it sticks for this outage.
+    current.fireEvent.click(current.screen.getByRole('button', {name: 'Dismiss'}));
+    expect(notice).not.toBeInTheDocument();
+    expect(current.screen.queryByRole('status', {name: 'Sign-in service unreachable'})).toBeNull();
     // The next background refresh succeeds and the notice goes away.
     await current.screen.findByRole('button', {name: /Devon Developer/}, {timeout: 4000});
     await current.waitFor(() => expect(current.screen.queryByRole('status', {name: 'Sign-in service unreachable'})).toBeNull());
