@@ -58,8 +58,10 @@ function snapshotCallback(redirectUri: string): CallbackSnapshot | null {
   } catch {
     return null;
   }
+  // Exactly the SDK's rule (authkit-js is-redirect-callback.ts), so we never
+  // report a failure for a page the SDK did not treat as the callback.
   const path = window.location.pathname;
-  if (path !== redirectPath && path !== `${redirectPath.replace(/\/$/, '')}/` && path !== redirectPath.replace(/\/$/, '')) {
+  if (path !== redirectPath && path !== `${redirectPath}/`) {
     return null;
   }
   return {hadVerifier: safeGetItem('sessionStorage', CODE_VERIFIER_KEY) !== null};
