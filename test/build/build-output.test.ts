@@ -1,0 +1,90 @@
+/**
+ * Checks the production build (`npm run build` must have run first): every
+ * route of the spec has its own static HTML page with the right <title>.
+ */
+import {existsSync, readFileSync, readdirSync} from 'node:fs';
+import path from 'node:path';
+import config from '../../docusaurus.config';
+import sidebars from '../../sidebars';
+
+const root = path.resolve(__dirname, '../..');
+const buildDir = path.join(root, 'build');
+const SITE = 'Developer Portal';
+
+function htmlFor(route: string): string {
+  const file = path.join(buildDir, route, 'index.html');
+  if (!existsSync(file)) {
+    throw new Error(`No static page for ${route}: ${path.relative(root, file)} is missing (did "npm run build" run?)`);
+  }
+  return readFileSync(file, 'utf8');
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+function titleOf(html: string): string {
+  const match = /<title[^>]*>([^<]*)<\/title>/.exec(html);
+  return decodeEntities(match?.[1] ?? '');
+}
+
+function frontMatterTitle(sourceFile: string): string {
+  const source = readFileSync(path.join(root, sourceFile), 'utf8');
+  const frontMatter = /^---\n([\s\S]*?)\n---/.exec(source)?.[1] ?? '';
+  const title = /^title:\s*(.+)$/m.exec(frontMatter)?.[1]?.trim() ?? '';
+  return title.replace(/^(['"])(.*)\1$/, '$2');
+}
+
+const docIds = sidebars.internalDevelopersSidebar.flatMap((category) => category.items);
+
+describe('production build', () => {
+  beforeAll(() => {
+    if (!existsSync(buildDir)) {
+      throw new Error('build/ does not exist: run "npm run build" before these tests');
+    }
+  });
+
+  it('has a home page titled with the tagline', () => {
+    expect(titleOf(htmlFor('/'))).toBe(`${config.tagline} | ${SITE}`);
+  });
+
+  it('has the markdown page', () => {
+    expect(titleOf(htmlFor('/markdown-page'))).toBe(`${frontMatterTitle('src/pages/markdown-page.md')} | ${SITE}`);
+  });
+
+  it('serves the internal developers readme at /docs/', () => {
+    expect(titleOf(htmlFor('/docs'))).toBe(`${frontMatterTitle('docs/internal-developers/README.md')} | ${SITE}`);
+  });
+
+  it.each(docIds)('has a static page for %s with "<doc title> | Developer Portal"', (id) => {
+    const html = htmlFor(`/docs/${id}`);
+    expect(titleOf(html)).toBe(`${frontMatterTitle(`docs/${id}.md`)} | ${SITE}`);
+  });
+
+  it('has a not-found page', () => {
+    const html = readFileSync(path.join(buildDir, '404.html'), 'utf8');
+    expect(titleOf(html)).toMatch(/Page Not Found/);
+  });
+
+  it('emits no page outside the spec routes', () => {
+    const expected = new Set(['/', '/markdown-page', '/docs', '/search', ...docIds.map((id) => `/docs/${id}`)]);
+    const pages: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, {withFileTypes: true})) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) {
+          walk(full);
+        } else if (entry.name === 'index.html') {
+          pages.push(`/${path.relative(buildDir, dir)}`.replace(/\/$/, '') || '/');
+        }
+      }
+    };
+    walk(buildDir);
+    expect(pages.filter((route) => !expected.has(route))).toEqual([]);
+  });
+});
