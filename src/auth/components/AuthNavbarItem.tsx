@@ -149,5 +149,5 @@ export default function AuthNavbarItem({mobile = false, className}: {mobile?: bo
       </button>
     );
   }
-  return <Wrapper className={clsx(mobile ? 'menu__list-item' : 'navbar__item', styles.item, className)}>{content}</Wrapper>;
+  return <Wrapper className={clsx(mobile ? ['menu__list-item', styles.mobileItem] : 'navbar__item', styles.item, className)}>{content}</Wrapper>;
 }
