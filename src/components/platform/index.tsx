@@ -24,6 +24,22 @@ import styles from './styles.module.css';
 const SERVICES_DOCS = '/docs/internal-developers/services';
 const LIBRARIES_DOCS = '/docs/internal-developers/shared-libraries';
 
+/** The table shell every fact table shares: column headings, then rows. */
+function FactTable({headings, children}: {headings: string[]; children: ReactNode}): ReactNode {
+  return (
+    <table>
+      <thead>
+        <tr>
+          {headings.map((heading) => (
+            <th key={heading} scope="col">{heading}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
 function ServiceLink({id}: {id: ServiceId}): ReactNode {
   return <Link to={`${SERVICES_DOCS}/${id}`}>{serviceById(id).name}</Link>;
 }
@@ -78,29 +94,24 @@ function LinkList({ids}: {ids: ServiceId[]}): ReactNode {
 /** Every service and infrastructure container with its local port. */
 export function PortsTable(): ReactNode {
   return (
-    <table>
-      <thead>
-        <tr><th scope="col">Container</th><th scope="col">Port</th><th scope="col">Gateway prefix</th><th scope="col">Database</th></tr>
-      </thead>
-      <tbody>
-        {SERVICES.map((service) => (
-          <tr key={service.id}>
-            <td><ServiceLink id={service.id} /></td>
-            <td><code>{service.port}</code></td>
-            <td><code>{service.gatewayPrefix}</code></td>
-            <td>{service.database ? <code>{service.database}</code> : '—'}</td>
-          </tr>
-        ))}
-        {INFRASTRUCTURE.map((container) => (
-          <tr key={container.name}>
-            <td>{container.name} (<code>{container.image}</code>)</td>
-            <td><code>{container.port}</code></td>
-            <td>—</td>
-            <td>—</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FactTable headings={['Container', 'Port', 'Gateway prefix', 'Database']}>
+      {SERVICES.map((service) => (
+        <tr key={service.id}>
+          <td><ServiceLink id={service.id} /></td>
+          <td><code>{service.port}</code></td>
+          <td><code>{service.gatewayPrefix}</code></td>
+          <td>{service.database ? <code>{service.database}</code> : '—'}</td>
+        </tr>
+      ))}
+      {INFRASTRUCTURE.map((container) => (
+        <tr key={container.name}>
+          <td>{container.name} (<code>{container.image}</code>)</td>
+          <td><code>{container.port}</code></td>
+          <td>—</td>
+          <td>—</td>
+        </tr>
+      ))}
+    </FactTable>
   );
 }
 
@@ -122,34 +133,24 @@ function EnvRows({vars}: {vars: EnvVar[]}): ReactNode {
 export function EnvVarTable({service, shared}: {service?: ServiceId; shared?: boolean}): ReactNode {
   const vars = shared || !service ? SHARED_ENV : serviceById(service).env;
   return (
-    <table>
-      <thead>
-        <tr><th scope="col">Variable</th><th scope="col">Required</th><th scope="col">Local default</th><th scope="col">Meaning</th></tr>
-      </thead>
-      <tbody>
-        <EnvRows vars={vars} />
-      </tbody>
-    </table>
+    <FactTable headings={['Variable', 'Required', 'Local default', 'Meaning']}>
+      <EnvRows vars={vars} />
+    </FactTable>
   );
 }
 
 /** Every Makefile target, in `make help` order. */
 export function MakeTargetsTable(): ReactNode {
   return (
-    <table>
-      <thead>
-        <tr><th scope="col">Target</th><th scope="col">Variables</th><th scope="col">What it does</th></tr>
-      </thead>
-      <tbody>
-        {MAKE_TARGETS.map((target) => (
-          <tr key={target.name}>
-            <td><code>make {target.name}</code></td>
-            <td>{target.variables ? <code>{target.variables}</code> : '—'}</td>
-            <td>{target.description}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FactTable headings={['Target', 'Variables', 'What it does']}>
+      {MAKE_TARGETS.map((target) => (
+        <tr key={target.name}>
+          <td><code>make {target.name}</code></td>
+          <td>{target.variables ? <code>{target.variables}</code> : '—'}</td>
+          <td>{target.description}</td>
+        </tr>
+      ))}
+    </FactTable>
   );
 }
 
@@ -172,84 +173,64 @@ export function LibrarySummary({id}: {id: SharedLibraryId}): ReactNode {
 /** All shared libraries with links to their pages. */
 export function LibrariesTable(): ReactNode {
   return (
-    <table>
-      <thead>
-        <tr><th scope="col">Package</th><th scope="col">Provides</th></tr>
-      </thead>
-      <tbody>
-        {SHARED_LIBRARIES.map((library) => (
-          <tr key={library.id}>
-            <td><Link to={`${LIBRARIES_DOCS}/${library.id}`}><code>{library.packageName}</code></Link></td>
-            <td>{library.summary}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FactTable headings={['Package', 'Provides']}>
+      {SHARED_LIBRARIES.map((library) => (
+        <tr key={library.id}>
+          <td><Link to={`${LIBRARIES_DOCS}/${library.id}`}><code>{library.packageName}</code></Link></td>
+          <td>{library.summary}</td>
+        </tr>
+      ))}
+    </FactTable>
   );
 }
 
 /** Every role with what it is for, from `ROLES`. */
 export function RolesTable(): ReactNode {
   return (
-    <table>
-      <thead>
-        <tr><th scope="col">Role</th><th scope="col">Meaning</th></tr>
-      </thead>
-      <tbody>
-        {ROLES.map((role) => (
-          <tr key={role.name}>
-            <td><code>{role.name}</code></td>
-            <td>{role.description}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FactTable headings={['Role', 'Meaning']}>
+      {ROLES.map((role) => (
+        <tr key={role.name}>
+          <td><code>{role.name}</code></td>
+          <td>{role.description}</td>
+        </tr>
+      ))}
+    </FactTable>
   );
 }
 
 /** Every permission with the roles that hold it by default, from `PERMISSIONS`. */
 export function PermissionsTable(): ReactNode {
   return (
-    <table>
-      <thead>
-        <tr><th scope="col">Permission</th><th scope="col">Allows</th><th scope="col">Granted by default to</th></tr>
-      </thead>
-      <tbody>
-        {PERMISSIONS.map((permission) => (
-          <tr key={permission.name}>
-            <td><code>{permission.name}</code></td>
-            <td>{permission.description}</td>
-            <td>
-              {permission.roles.map((role, index) => (
-                <span key={role}>
-                  {index > 0 && ', '}
-                  <code>{role}</code>
-                </span>
-              ))}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FactTable headings={['Permission', 'Allows', 'Granted by default to']}>
+      {PERMISSIONS.map((permission) => (
+        <tr key={permission.name}>
+          <td><code>{permission.name}</code></td>
+          <td>{permission.description}</td>
+          <td>
+            {permission.roles.map((role, index) => (
+              <span key={role}>
+                {index > 0 && ', '}
+                <code>{role}</code>
+              </span>
+            ))}
+          </td>
+        </tr>
+      ))}
+    </FactTable>
   );
 }
 
 /** Deployment environments and when each is deployed. */
 export function EnvironmentsTable(): ReactNode {
   return (
-    <table>
-      <thead>
-        <tr><th scope="col">Environment</th><th scope="col">API URL</th><th scope="col">Deployed on</th></tr>
-      </thead>
-      <tbody>
-        {ENVIRONMENTS.map((environment) => (
-          <tr key={environment.name}>
-            <td><code>{environment.name}</code></td>
-            <td><code>{environment.url}</code></td>
-            <td>{environment.deploys}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FactTable headings={['Environment', 'API URL', 'Deployed on']}>
+      {ENVIRONMENTS.map((environment) => (
+        <tr key={environment.name}>
+          <td><code>{environment.name}</code></td>
+          <td><code>{environment.url}</code></td>
+          <td>{environment.deploys}</td>
+        </tr>
+      ))}
+    </FactTable>
   );
 }
