@@ -76,18 +76,15 @@ function s256(verifier: string): string {
   return base64url(createHash('sha256').update(verifier).digest());
 }
 
-function html(body: string, status = 200, formTargets: string[] = []): Response {
-  return new HttpResponse(body, {
-    status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      // The pages are static HTML with inline CSS and forms only; form-action
-      // also covers the redirect back to the site after a choice.
-      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'`,
-      'Cache-Control': 'no-store',
-      'Referrer-Policy': 'no-referrer',
-    },
-  });
+function html(body: string, {status = 200, formTargets = [], headers}: {status?: number; formTargets?: string[]; headers?: Headers} = {}): Response {
+  const responseHeaders = new Headers(headers);
+  responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+  // The pages are static HTML with inline CSS and forms only; form-action
+  // also covers the redirect back to the site after a choice.
+  responseHeaders.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'`);
+  responseHeaders.set('Cache-Control', 'no-store');
+  responseHeaders.set('Referrer-Policy', 'no-referrer');
+  return new HttpResponse(body, {status, headers: responseHeaders});
 }
 
 function originOf(value: string | null): string | null {
@@ -259,7 +256,7 @@ export function createProviderHandlers(options: ProviderOptions) {
         problems.push('screen_hint must be "sign-in" or "sign-up".');
       }
       if (problems.length > 0) {
-        return html(errorPage('This sign-in request is invalid', problems), 400);
+        return html(errorPage('This sign-in request is invalid', problems), {status: 400});
       }
       const authorizationId = token(18);
       state.pending.set(authorizationId, {
@@ -269,7 +266,7 @@ export function createProviderHandlers(options: ProviderOptions) {
         organizationId: params.get('organization_id'),
         createdAt: now(),
       });
-      return html(authorizePage({authorizationId, users, signUp: screenHint === 'sign-up', organizationId: params.get('organization_id')}), 200, allowedOrigins);
+      return html(authorizePage({authorizationId, users, signUp: screenHint === 'sign-up', organizationId: params.get('organization_id')}), {formTargets: allowedOrigins});
     }),
 
     http.post('*/user_management/authorize/complete', async ({request}) => {
@@ -278,11 +275,11 @@ export function createProviderHandlers(options: ProviderOptions) {
       const pending = state.pending.get(authorizationId);
       state.pending.delete(authorizationId);
       if (!pending || now() - pending.createdAt > 10 * 60 * 1000) {
-        return html(errorPage('This sign-in page has expired', ['Go back to the portal and click "Sign in" again.']), 400);
+        return html(errorPage('This sign-in page has expired', ['Go back to the portal and click "Sign in" again.']), {status: 400});
       }
       const user = users.find((candidate) => candidate.id === form.get('user_id'));
       if (!user) {
-        return html(errorPage('Unknown test user', ['Choose one of the listed users.']), 400);
+        return html(errorPage('Unknown test user', ['Choose one of the listed users.']), {status: 400});
       }
       const code = token(32);
       state.codes.set(code, {
@@ -388,7 +385,7 @@ export function createProviderHandlers(options: ProviderOptions) {
       const sessionId = params.get('session_id');
       const returnTo = params.get('return_to');
       if (returnTo && !isAllowedOrigin(originOf(returnTo))) {
-        return html(errorPage('Sign-out return address refused', [`return_to "${returnTo}" is not on an allowed origin.`]), 400);
+        return html(errorPage('Sign-out return address refused', [`return_to "${returnTo}" is not on an allowed origin.`]), {status: 400});
       }
       for (const [refreshToken, session] of state.sessionsByRefreshToken) {
         if (session.sid === sessionId) {
@@ -402,9 +399,7 @@ export function createProviderHandlers(options: ProviderOptions) {
         headers.set('Location', returnTo);
         return new HttpResponse(null, {status: 302, headers});
       }
-      const page = html(signedOutPage());
-      page.headers.forEach((value, name) => headers.set(name, value));
-      return new HttpResponse(page.body, {status: 200, headers});
+      return html(signedOutPage(), {headers});
     }),
 
     http.get('*/sso/jwks/:clientId', ({params}) => {
