@@ -8,7 +8,7 @@
  * static HTML is rendered with `isLoading: true` and never touches `window`.
  */
 import {createContext, useCallback, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
-import {AuthKitProvider, useAuth} from '@workos-inc/authkit-react';
+import {AuthKitProvider, LoginRequiredError, useAuth} from '@workos-inc/authkit-react';
 import {useHistory} from '@docusaurus/router';
 import type {AuthSettings} from './config';
 import type {AuthActions, AuthState, User} from './entities';
@@ -102,7 +102,7 @@ function unavailableValue(notice: AuthNotice | null, setNotice: (notice: AuthNot
     signIn: explain,
     signUp: explain,
     signOut: () => undefined,
-    getAccessToken: () => Promise.reject(new Error('No access token available')),
+    getAccessToken: () => Promise.reject(new LoginRequiredError()),
     getUser: () => null,
     switchToOrganization: explain,
   };
