@@ -26,7 +26,7 @@ const baseUrl = '/';
 const docsEditUrl = process.env.DOCS_EDIT_URL?.trim() || undefined;
 
 // Throws with the variable's name on an invalid value, which stops the build.
-const auth = readAuthSettings(process.env, siteUrl, baseUrl);
+const auth = readAuthSettings(process.env, baseUrl);
 
 const config = {
   title: 'Developer Portal',

@@ -10,7 +10,7 @@
 import {createContext, useCallback, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
 import {AuthKitProvider, LoginRequiredError, useAuth} from '@workos-inc/authkit-react';
 import {useHistory} from '@docusaurus/router';
-import type {AuthSettings} from './config';
+import {resolveRedirectUri, type AuthSettings} from './config';
 import type {AuthActions, AuthState, User} from './entities';
 import {toImpersonator, toUser} from './adapters';
 import {currentReturnTo, safeReturnTo} from './returnTo';
@@ -152,7 +152,8 @@ export default function PortalAuthProvider({settings, children}: {settings: Auth
       apiHostname={settings.apiHostname}
       port={settings.port ?? undefined}
       https={settings.https}
-      redirectUri={settings.redirectUri}
+      // Only read in AuthKitProvider's effect, so the server value never matters.
+      redirectUri={typeof window === 'undefined' ? undefined : resolveRedirectUri(settings, window.location.origin)}
       devMode={settings.devMode}
       onRedirectCallback={onRedirectCallback}
       onRefreshFailure={onRefreshFailure}>
@@ -176,7 +177,7 @@ function SdkBridge({
   children: ReactNode;
 }): ReactNode {
   const sdk = useAuth();
-  const [callback] = useState(() => (typeof window === 'undefined' ? null : snapshotCallback(settings.redirectUri)));
+  const [callback] = useState(() => (typeof window === 'undefined' ? null : snapshotCallback(resolveRedirectUri(settings, window.location.origin))));
   const reportedCallback = useRef(false);
   const reportedUnreachable = useRef(false);
 

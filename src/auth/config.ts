@@ -17,8 +17,14 @@ export interface AuthSettings {
   apiHostname: string;
   port: number | null;
   https: boolean;
-  /** Absolute callback URL; the SDK's callback check compares its path. */
-  redirectUri: string;
+  /**
+   * Absolute callback URL from WORKOS_REDIRECT_URI, or null for "this site's
+   * own origin + basePath", resolved in the browser, so one build works on
+   * any host or port (the SDK's callback check compares the path).
+   */
+  redirectUri: string | null;
+  /** The site's baseUrl, the callback path when redirectUri is null. */
+  basePath: string;
   devMode: boolean;
 }
 
@@ -69,10 +75,10 @@ function readHostname(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
-function readUrl(env: Env, name: string, fallback: string): string {
+function readUrl(env: Env, name: string): string | null {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') {
-    return fallback;
+    return null;
   }
   let url: URL;
   try {
@@ -87,16 +93,15 @@ function readUrl(env: Env, name: string, fallback: string): string {
 }
 
 /**
- * Reads and validates the sign-in settings. `siteUrl` is the site's origin
- * and `baseUrl` its base path; together they make the default callback URL.
+ * Reads and validates the sign-in settings. `baseUrl` is the site's base
+ * path, the default callback path.
  * Throws AuthConfigError naming the variable on any invalid value.
  */
-export function readAuthSettings(env: Env, siteUrl: string, baseUrl: string): AuthSettings {
+export function readAuthSettings(env: Env, baseUrl: string): AuthSettings {
   const enabled = !readBoolean(env, 'AUTH_DISABLED', false);
   const clientId = env.WORKOS_CLIENT_ID?.trim() || '';
   const local = clientId === '';
-  const defaultRedirect = new URL(baseUrl, siteUrl).toString();
-  const redirectUri = readUrl(env, 'WORKOS_REDIRECT_URI', defaultRedirect);
+  const redirectUri = readUrl(env, 'WORKOS_REDIRECT_URI');
   const devMode = readBoolean(env, 'WORKOS_DEV_MODE', true);
 
   if (local) {
@@ -110,6 +115,7 @@ export function readAuthSettings(env: Env, siteUrl: string, baseUrl: string): Au
       port: localPort,
       https: false,
       redirectUri,
+      basePath: baseUrl,
       devMode,
     };
   }
@@ -123,8 +129,14 @@ export function readAuthSettings(env: Env, siteUrl: string, baseUrl: string): Au
     port: readPort(env, 'WORKOS_API_PORT'),
     https: readBoolean(env, 'WORKOS_API_HTTPS', true),
     redirectUri,
+    basePath: baseUrl,
     devMode,
   };
+}
+
+/** The callback URL the SDK uses: the configured one, or this origin + basePath. */
+export function resolveRedirectUri(settings: Pick<AuthSettings, 'redirectUri' | 'basePath'>, origin: string): string {
+  return settings.redirectUri ?? new URL(settings.basePath, origin).toString();
 }
 
 /** The provider's API origin, e.g. https://api.workos.com or http://localhost:4010. */

@@ -1,10 +1,10 @@
-import {readAuthSettings} from '../../src/auth/config';
+import {readAuthSettings, resolveRedirectUri} from '../../src/auth/config';
 
 const SITE = 'https://docs.example.com';
 
 describe('sign-in settings from the environment', () => {
   it('uses the local provider when no WorkOS client id is set', () => {
-    expect(readAuthSettings({}, SITE, '/')).toEqual({
+    expect(readAuthSettings({}, '/')).toEqual({
       enabled: true,
       local: true,
       clientId: 'client_local',
@@ -12,7 +12,8 @@ describe('sign-in settings from the environment', () => {
       apiHostname: 'localhost',
       port: 4010,
       https: false,
-      redirectUri: 'https://docs.example.com/',
+      redirectUri: null,
+      basePath: '/',
       devMode: true,
     });
   });
@@ -28,7 +29,6 @@ describe('sign-in settings from the environment', () => {
         WORKOS_REDIRECT_URI: 'https://docs.example.com/callback',
         WORKOS_DEV_MODE: 'false',
       },
-      SITE,
       '/',
     );
     expect(settings).toEqual({
@@ -40,19 +40,22 @@ describe('sign-in settings from the environment', () => {
       port: 8443,
       https: true,
       redirectUri: 'https://docs.example.com/callback',
+      basePath: '/',
       devMode: false,
     });
   });
 
-  it('defaults the redirect URI to the site origin plus baseUrl and the host to api.workos.com', () => {
-    const settings = readAuthSettings({WORKOS_CLIENT_ID: 'client_123'}, SITE, '/portal/');
-    expect(settings.redirectUri).toBe('https://docs.example.com/portal/');
+  it('defaults the redirect URI to the origin the site is served from plus baseUrl, and the host to api.workos.com', () => {
+    const settings = readAuthSettings({WORKOS_CLIENT_ID: 'client_123'}, '/portal/');
+    expect(resolveRedirectUri(settings, SITE)).toBe('https://docs.example.com/portal/');
+    expect(resolveRedirectUri(settings, 'http://localhost:4321')).toBe('http://localhost:4321/portal/');
+    expect(resolveRedirectUri({...settings, redirectUri: 'https://docs.example.com/callback'}, 'http://localhost:4321')).toBe('https://docs.example.com/callback');
     expect(settings.apiHostname).toBe('api.workos.com');
     expect(settings.https).toBe(true);
   });
 
   it('turns sign-in off with AUTH_DISABLED=true', () => {
-    expect(readAuthSettings({AUTH_DISABLED: 'true'}, SITE, '/').enabled).toBe(false);
+    expect(readAuthSettings({AUTH_DISABLED: 'true'}, '/').enabled).toBe(false);
   });
 
   it.each([
@@ -65,6 +68,6 @@ describe('sign-in settings from the environment', () => {
     [{WORKOS_REDIRECT_URI: 'javascript:alert(1)'}, 'WORKOS_REDIRECT_URI'],
     [{LOCAL_AUTH_PORT: 'x'}, 'LOCAL_AUTH_PORT'],
   ])('stops with a message naming the variable for %p', (env, variable) => {
-    expect(() => readAuthSettings(env, SITE, '/')).toThrow(new RegExp(`^Invalid ${variable}=`));
+    expect(() => readAuthSettings(env, '/')).toThrow(new RegExp(`^Invalid ${variable}=`));
   });
 });

@@ -19,7 +19,8 @@ export function testSettings(overrides: Partial<AuthSettings> = {}): AuthSetting
     apiHostname: 'localhost',
     port: 4010,
     https: false,
-    redirectUri: `${SITE_ORIGIN}/`,
+    redirectUri: null,
+    basePath: '/',
     devMode: true,
     ...overrides,
   };
