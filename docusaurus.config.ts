@@ -76,6 +76,9 @@ const config = {
     },
   },
 
+  // Runs in the browser before hydration (see the file for why).
+  clientModules: ['./src/clientModules/announcementBar.ts'],
+
   themes: [
     '@docusaurus/theme-mermaid',
     [

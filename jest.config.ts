@@ -5,7 +5,8 @@ import type {Config} from 'jest';
  * - unit: React components and auth adapters in jsdom (jest-fixed-jsdom keeps
  *   Node's fetch/streams so MSW can intercept requests);
  * - node: config, sidebars, the local provider and server rendering, in Node;
- * - build: checks on the production `build/` folder, run after `docusaurus build`.
+ * - build: checks on the production `build/` folder, run after `docusaurus build`;
+ * - e2e: Chromium against `build/` served locally, with the local sign-in provider.
  */
 const tsJest: Config['transform'] = {
   '^.+\\.tsx?$': ['ts-jest', {tsconfig: '<rootDir>/test/tsconfig.json'}],
@@ -36,6 +37,14 @@ const config: Config = {
       displayName: 'node',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/test/node/**/*.test.ts?(x)'],
+      transform: tsJest,
+      moduleNameMapper,
+    },
+    {
+      // Browser tests in Debian's Chromium against the production build.
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e.ts'],
       transform: tsJest,
       moduleNameMapper,
     },
