@@ -188,8 +188,15 @@ const config = {
       maxHeadingLevel: 3,
     },
     prism: {
-      theme: prismThemes.github,
-      darkTheme: prismThemes.dracula,
+      // The VS Code themes keep tokens at 4.5:1 or more, except the dark
+      // theme's constants, lightened here.
+      theme: prismThemes.vsLight,
+      darkTheme: {
+        ...prismThemes.vsDark,
+        styles: prismThemes.vsDark.styles.map((entry) =>
+          entry.types.includes('constant') ? {...entry, style: {...entry.style, color: '#4FC1FF'}} : entry,
+        ),
+      },
       additionalLanguages: ['bash', 'hcl', 'makefile', 'json', 'yaml', 'http'],
     },
     mermaid: {

@@ -19,6 +19,7 @@ import {
   type ServiceId,
   type SharedLibraryId,
 } from '@site/src/data/platform';
+import ScrollableTable from '@site/src/components/ScrollableTable';
 import styles from './styles.module.css';
 
 const SERVICES_DOCS = '/docs/internal-developers/services';
@@ -27,7 +28,7 @@ const LIBRARIES_DOCS = '/docs/internal-developers/shared-libraries';
 /** The table shell every fact table shares: column headings, then rows. */
 function FactTable({headings, children}: {headings: string[]; children: ReactNode}): ReactNode {
   return (
-    <table>
+    <ScrollableTable>
       <thead>
         <tr>
           {headings.map((heading) => (
@@ -36,7 +37,7 @@ function FactTable({headings, children}: {headings: string[]; children: ReactNod
         </tr>
       </thead>
       <tbody>{children}</tbody>
-    </table>
+    </ScrollableTable>
   );
 }
 
