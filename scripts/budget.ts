@@ -1,0 +1,88 @@
+/**
+ * Size budgets of the production build, measured in Chromium: the gzip size
+ * of the JavaScript a first visit downloads before the page is idle, on the
+ * home page and on a long doc page, and the gzip size of the search index.
+ *
+ *   npm run budget              fail when a measure exceeds its budget by more than 10 %
+ *   npm run budget -- --update  record the current measures as the budget
+ */
+import {readFileSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import {gzipSync} from 'node:zlib';
+import {launchBrowser} from '../test/e2e/support/browser';
+import {startStack} from '../test/e2e/support/stack';
+
+const ROOT = path.resolve(__dirname, '..');
+const BUDGET_FILE = path.join(ROOT, 'bench', 'budget.json');
+export const TOLERANCE = 0.1;
+
+export const MEASURED_PAGES = {
+  home: '/',
+  longDoc: '/docs/internal-developers/getting-started/introduction',
+} as const;
+
+export type Measures = Record<string, number>;
+
+export interface BudgetProblem {
+  measure: string;
+  actual: number;
+  budget: number | undefined;
+}
+
+/** Measures above budget × (1 + tolerance), or with no budget recorded. */
+export function overBudget(measures: Measures, budget: Measures, tolerance = TOLERANCE): BudgetProblem[] {
+  return Object.entries(measures)
+    .filter(([measure, actual]) => budget[measure] === undefined || actual > (budget[measure] as number) * (1 + tolerance))
+    .map(([measure, actual]) => ({measure, actual, budget: budget[measure]}));
+}
+
+async function measure(): Promise<Measures> {
+  const [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+  const measures: Measures = {};
+  try {
+    for (const [name, route] of Object.entries(MEASURED_PAGES)) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const scripts: Promise<number>[] = [];
+      page.on('response', (response) => {
+        if (response.request().resourceType() === 'script') {
+          scripts.push(response.body().then((body) => gzipSync(body, {level: 9}).length));
+        }
+      });
+      await page.goto(`${stack.siteUrl}${route}`, {waitUntil: 'networkidle'});
+      measures[`firstLoadJsGzip.${name}`] = (await Promise.all(scripts)).reduce((sum, size) => sum + size, 0);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await stack.stop();
+  }
+  measures.searchIndexGzip = gzipSync(readFileSync(path.join(ROOT, 'build', 'search-index.json')), {level: 9}).length;
+  return measures;
+}
+
+async function main(): Promise<void> {
+  const measures = await measure();
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  if (process.argv.includes('--update')) {
+    writeFileSync(BUDGET_FILE, `${JSON.stringify(measures, null, 2)}\n`);
+    console.log(`budget: recorded ${Object.entries(measures).map(([name, value]) => `${name}=${kb(value)}`).join(', ')}`);
+    return;
+  }
+  const budget = JSON.parse(readFileSync(BUDGET_FILE, 'utf8')) as Measures;
+  for (const [name, value] of Object.entries(measures)) {
+    console.log(`budget: ${name} ${kb(value)} (budget ${budget[name] === undefined ? 'none' : kb(budget[name] as number)}, +${TOLERANCE * 100} % allowed)`);
+  }
+  const problems = overBudget(measures, budget);
+  for (const problem of problems) {
+    console.error(`budget: ${problem.measure} is ${kb(problem.actual)}, over its budget of ${problem.budget === undefined ? 'none' : kb(problem.budget)} by more than ${TOLERANCE * 100} %`);
+  }
+  process.exitCode = problems.length > 0 ? 1 : 0;
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
