@@ -1,6 +1,7 @@
 /**
  * What the browser tests run against: the production `build/` served by
- * `docusaurus serve` on a free port, and the local sign-in provider on the
+ * `docusaurus serve` (or, with `{server: 'nginx'}`, by nginx with
+ * deploy/nginx.conf) on a free port, and the local sign-in provider on the
  * port the build was configured with (LOCAL_AUTH_PORT, default 4010). Builds
  * nothing itself; stops everything it started.
  */
@@ -10,6 +11,7 @@ import {createServer} from 'node:net';
 import path from 'node:path';
 import {DEFAULT_LOCAL_AUTH_PORT, LOCAL_CLIENT_ID} from '../../../src/auth/config';
 import {startLocalProvider, type LocalProvider} from '../../../scripts/local-provider/server';
+import {startNginx} from '../../../scripts/serve-nginx';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -52,7 +54,7 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000)
   throw new Error(`the site server did not answer at ${url} within ${timeoutMs} ms`);
 }
 
-export async function startStack(): Promise<Stack> {
+export async function startStack({server = 'docusaurus'}: {server?: 'docusaurus' | 'nginx'} = {}): Promise<Stack> {
   if (!existsSync(path.join(ROOT, 'build', 'index.html'))) {
     throw new Error('build/ is missing: run "npm run build" before the browser tests');
   }
@@ -65,17 +67,32 @@ export async function startStack(): Promise<Stack> {
   } catch (error) {
     throw new Error(`could not start the local sign-in provider on port ${providerPort} (the port the build uses): ${String(error)}`);
   }
-  const site = spawn(path.join(ROOT, 'node_modules', '.bin', 'docusaurus'), ['serve', '--port', String(sitePort), '--host', 'localhost', '--no-open'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {...process.env, WORKOS_CLIENT_ID: '', AUTH_DISABLED: ''},
-  });
-  try {
-    await waitForHttp(`${siteUrl}/`, site);
-  } catch (error) {
-    site.kill();
-    await provider.close();
-    throw error;
+  let stopSite: () => Promise<void>;
+  if (server === 'nginx') {
+    try {
+      stopSite = (await startNginx(sitePort)).stop;
+    } catch (error) {
+      await provider.close();
+      throw error;
+    }
+  } else {
+    const site = spawn(path.join(ROOT, 'node_modules', '.bin', 'docusaurus'), ['serve', '--port', String(sitePort), '--host', 'localhost', '--no-open'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {...process.env, WORKOS_CLIENT_ID: '', AUTH_DISABLED: ''},
+    });
+    try {
+      await waitForHttp(`${siteUrl}/`, site);
+    } catch (error) {
+      site.kill();
+      await provider.close();
+      throw error;
+    }
+    stopSite = async () => {
+      const exited = new Promise((resolve) => site.once('exit', resolve));
+      site.kill('SIGTERM');
+      await exited;
+    };
   }
   return {
     siteUrl,
@@ -87,9 +104,7 @@ export async function startStack(): Promise<Stack> {
       }
     },
     stop: async () => {
-      const exited = new Promise((resolve) => site.once('exit', resolve));
-      site.kill('SIGTERM');
-      await exited;
+      await stopSite();
       await provider.close();
     },
   };

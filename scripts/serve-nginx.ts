@@ -1,0 +1,106 @@
+/**
+ * Serves build/ with Debian's nginx on loopback, using deploy/nginx.conf with
+ * local paths, so the production server config is what the browser tests
+ * exercise. `npm run serve:nginx` (PORT, default 8080).
+ */
+import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..');
+export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+
+/** deploy/nginx.conf with the build folder, headers file and port of this machine. */
+export function localNginxConfig(buildDir: string, port: number, prefix: string): string {
+  const server = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
+    .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
+    .replace(/root \/usr\/share\/nginx\/html;/, `root ${buildDir};`)
+    .replaceAll('/etc/nginx/portal/security-headers.conf', path.join(buildDir, '_nginx', 'security-headers.conf'));
+  return `worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log warn;
+events { worker_connections 256; }
+http {
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    access_log off;
+    client_body_temp_path ${prefix}/body;
+    proxy_temp_path ${prefix}/proxy;
+    fastcgi_temp_path ${prefix}/fastcgi;
+    uwsgi_temp_path ${prefix}/uwsgi;
+    scgi_temp_path ${prefix}/scgi;
+${server}
+}
+`;
+}
+
+export interface NginxServer {
+  url: string;
+  process: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+function prepare(port: number): {prefix: string; config: string} {
+  if (!existsSync(NGINX)) {
+    throw new Error(`nginx not found at ${NGINX}. Install it with "apt-get install nginx" or set NGINX_PATH.`);
+  }
+  const buildDir = path.join(ROOT, 'build');
+  if (!existsSync(path.join(buildDir, '_nginx', 'security-headers.conf'))) {
+    throw new Error('build/ has no security headers: run "npm run build" first');
+  }
+  const prefix = mkdtempSync(path.join(os.tmpdir(), 'portal-nginx-'));
+  mkdirSync(path.join(prefix, 'logs'));
+  const config = path.join(prefix, 'nginx.conf');
+  writeFileSync(config, localNginxConfig(buildDir, port, prefix));
+  return {prefix, config};
+}
+
+/** `nginx -t` on the shipped config with local paths; returns nginx's output. */
+export function testNginxConfig(): {ok: boolean; output: string} {
+  const {prefix, config} = prepare(18080);
+  const result = spawnSync(NGINX, ['-t', '-p', prefix, '-c', config], {encoding: 'utf8'});
+  return {ok: result.status === 0, output: `${result.stdout}${result.stderr}`};
+}
+
+export async function startNginx(port: number): Promise<NginxServer> {
+  const {prefix, config} = prepare(port);
+  const child = spawn(NGINX, ['-p', prefix, '-c', config, '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']});
+  const url = `http://localhost:${port}`;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (child.exitCode !== null) {
+      throw new Error(`nginx exited with code ${child.exitCode}`);
+    }
+    try {
+      await fetch(`${url}/`);
+      return {
+        url,
+        process: child,
+        stop: () =>
+          new Promise((resolve) => {
+            child.once('exit', () => resolve());
+            child.kill('SIGQUIT');
+          }),
+      };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  child.kill();
+  throw new Error('nginx did not start');
+}
+
+if (require.main === module) {
+  const port = Number(process.env.PORT ?? 8080);
+  startNginx(port)
+    .then((server) => {
+      console.log(`nginx serving build/ at ${server.url} (deploy/nginx.conf). Ctrl-C to stop.`);
+      const stop = () => void server.stop().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    })
+    .catch((error: unknown) => {
+      console.error(String(error));
+      process.exit(1);
+    });
+}
