@@ -16,7 +16,8 @@ const siteUrl = (process.env.SITE_URL ?? 'http://localhost:3000').replace(/\/+$/
  */
 const ANNOUNCEMENT_ID = 'welcome-2025';
 
-const baseUrl = '/';
+/** Base path the site is served under, e.g. /portal/ on GitHub Pages (BASE_URL). */
+const baseUrl = `/${(process.env.BASE_URL ?? '').trim().replace(/^\/+|\/+$/g, '')}/`.replace(/\/\/$/, '/');
 
 /**
  * "Edit this page" links and last-updated dates, only when the repository is
@@ -133,7 +134,7 @@ const config = {
     announcementBar: {
       id: ANNOUNCEMENT_ID,
       content:
-        'New here? Start with the <a href="/docs/internal-developers/getting-started/introduction">getting started introduction</a>.',
+        `New here? Start with the <a href="${baseUrl}docs/internal-developers/getting-started/introduction">getting started introduction</a>.`,
       isCloseable: true,
     },
     docs: {

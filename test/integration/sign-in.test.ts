@@ -174,6 +174,46 @@ describe('sign-in failures', () => {
   });
 });
 
+describe('hostile or broken callbacks', () => {
+  it('survives a 10 KB code: the exchange is refused, the query is cleared and the docs stay readable', async () => {
+    sessionStorage.setItem('workos:code-verifier', 'a-verifier-from-an-earlier-sign-in');
+    const current = await open(`/?code=${'x'.repeat(10 * 1024)}`);
+    await current.screen.findByRole('alert', {name: 'Sign-in failed'});
+    expect(window.location.search).toBe('');
+    expect(current.screen.getByRole('heading', {name: 'API Gateway'})).toBeVisible();
+  });
+
+  it('signs in with a state that is not JSON, staying on the callback page', async () => {
+    const authorizeUrl = await clickSignIn(await open('/docs/'));
+    const callbackUrl = new URL(await completeSignInAtProvider(authorizeUrl.toString(), 'user_developer'));
+    callbackUrl.searchParams.set('state', 'not-json{');
+    const current = await open(`${callbackUrl.pathname}${callbackUrl.search}`);
+    await current.screen.findByRole('button', {name: /Devon Developer/});
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/');
+  });
+
+  it('never follows a returnTo on another origin', async () => {
+    const authorizeUrl = await clickSignIn(await open('/docs/'));
+    const callbackUrl = new URL(await completeSignInAtProvider(authorizeUrl.toString(), 'user_developer'));
+    callbackUrl.searchParams.set('state', JSON.stringify({returnTo: 'https://evil.example/phish'}));
+    navigations().length = 0;
+    const current = await open(`${callbackUrl.pathname}${callbackUrl.search}`);
+    await current.screen.findByRole('button', {name: /Devon Developer/});
+    expect(window.location.origin).toBe(SITE_ORIGIN);
+    expect(window.location.pathname).toBe('/');
+    expect(navigations()).toEqual([]);
+  });
+
+  it('signs out quietly when the stored refresh token has expired or been revoked', async () => {
+    localStorage.setItem(REFRESH_TOKEN_KEY, 'expired-refresh-token');
+    const current = await open('/docs/');
+    await current.screen.findByRole('button', {name: 'Sign in'});
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeNull();
+    // Nothing to act on: the user simply sees "Sign in", no alarming message.
+    expect(current.screen.queryByRole('alert')).toBeNull();
+  });
+});
+
 describe('session refresh', () => {
   it('clears the credentials and offers "Sign in again" when a refresh is refused (4xx)', async () => {
     const current = await signIn('/docs/', 'user_developer');
