@@ -46,6 +46,10 @@ interface Session {
 
 /** A failure the next N authenticate calls return, to test fault handling. */
 export interface InjectedFault {
+  /** Answer only after this many milliseconds (a slow provider). */
+  delayMs: number;
+  /** With `passThrough`, answer normally after the delay instead of failing. */
+  passThrough: boolean;
   status: number;
   /** Raw response body; JSON unless contentType says otherwise. */
   body: string;
@@ -59,6 +63,8 @@ export interface ProviderState {
   /** Refresh token → session; rotated on every refresh. */
   sessionsByRefreshToken: Map<string, Session>;
   fault: InjectedFault | null;
+  /** Concurrency of authenticate calls, to show refreshes are serialised. */
+  stats: {authenticateCalls: number; inFlight: number; maxInFlight: number};
 }
 
 const REFRESH_COOKIE = 'wos-local-refresh';
@@ -125,6 +131,7 @@ export function createProviderHandlers(options: ProviderOptions) {
     codes: new Map(),
     sessionsByRefreshToken: new Map(),
     fault: null,
+    stats: {authenticateCalls: 0, inFlight: 0, maxInFlight: 0},
   };
 
   const isAllowedOrigin = (origin: string | null) => origin !== null && allowedOrigins.includes(origin);
@@ -212,7 +219,8 @@ export function createProviderHandlers(options: ProviderOptions) {
     );
   }
 
-  function takeFault(request: Request): Response | null {
+  /** The injected fault for this call, if any: a delay, then a failure or the normal answer. */
+  async function takeFault(request: Request): Promise<Response | null> {
     const fault = state.fault;
     if (!fault || fault.remaining <= 0) {
       return null;
@@ -221,7 +229,85 @@ export function createProviderHandlers(options: ProviderOptions) {
     if (fault.remaining === 0) {
       state.fault = null;
     }
+    if (fault.delayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    }
+    if (fault.passThrough) {
+      return null;
+    }
     return new HttpResponse(fault.body, {status: fault.status, headers: {...corsHeaders(request), 'Content-Type': fault.contentType}});
+  }
+
+  async function authenticate(request: Request): Promise<Response> {
+    const fault = await takeFault(request);
+    if (fault) {
+      return fault;
+    }
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(await request.text());
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new Error('not an object');
+      }
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return jsonError(request, 400, 'invalid_request', 'The request body must be a JSON object.');
+    }
+    if (body.client_id !== clientId) {
+      return jsonError(request, 401, 'invalid_client', 'Unknown client_id.');
+    }
+
+    if (body.grant_type === 'authorization_code') {
+      const code = typeof body.code === 'string' ? body.code : '';
+      const issued = state.codes.get(code);
+      // Single use: a code is gone after its first exchange attempt.
+      state.codes.delete(code);
+      if (!issued || issued.expiresAt < now()) {
+        return jsonError(request, 400, 'invalid_grant', 'The authorization code is invalid, expired or already used.');
+      }
+      const verifier = typeof body.code_verifier === 'string' ? body.code_verifier : '';
+      if (s256(verifier) !== issued.codeChallenge) {
+        return jsonError(request, 400, 'invalid_grant', 'PKCE verification failed: code_verifier does not match the code_challenge.');
+      }
+      const user = users.find((candidate) => candidate.id === issued.userId);
+      if (!user) {
+        return jsonError(request, 400, 'invalid_grant', 'The user no longer exists.');
+      }
+      if (user.exchangeError) {
+        return jsonError(request, 400, 'invalid_grant', user.exchangeError);
+      }
+      const organizationId = issued.organizationId && user.organizations.some((org) => org.id === issued.organizationId)
+        ? issued.organizationId
+        : (user.organizations[0]?.id ?? '');
+      const session: Session = {sid: `session_${token(12)}`, userId: user.id, organizationId, refreshToken: token(32)};
+      state.sessionsByRefreshToken.set(session.refreshToken, session);
+      return sessionResponse(request, user, session);
+    }
+
+    if (body.grant_type === 'refresh_token') {
+      const fromBody = typeof body.refresh_token === 'string' ? body.refresh_token : '';
+      const fromCookie = parseCookies(request.headers.get('cookie'))[REFRESH_COOKIE] ?? '';
+      const refreshToken = fromBody || fromCookie;
+      const session = state.sessionsByRefreshToken.get(refreshToken);
+      if (!session) {
+        return jsonError(request, 400, 'invalid_grant', 'The refresh token is invalid or has been revoked.');
+      }
+      const user = users.find((candidate) => candidate.id === session.userId);
+      if (!user) {
+        return jsonError(request, 400, 'invalid_grant', 'The user no longer exists.');
+      }
+      const requestedOrg = typeof body.organization_id === 'string' && body.organization_id ? body.organization_id : session.organizationId;
+      if (!user.organizations.some((org) => org.id === requestedOrg)) {
+        return jsonError(request, 401, 'invalid_grant', `The user is not a member of organization ${requestedOrg}.`);
+      }
+      // Rotation: the old refresh token stops working.
+      state.sessionsByRefreshToken.delete(refreshToken);
+      const rotated: Session = {...session, organizationId: requestedOrg, refreshToken: token(32)};
+      state.sessionsByRefreshToken.set(rotated.refreshToken, rotated);
+      return sessionResponse(request, user, rotated);
+    }
+
+    return jsonError(request, 400, 'unsupported_grant_type', 'grant_type must be "authorization_code" or "refresh_token".');
   }
 
   const handlers = [
@@ -309,75 +395,14 @@ export function createProviderHandlers(options: ProviderOptions) {
     }),
 
     http.post('*/user_management/authenticate', async ({request}) => {
-      const fault = takeFault(request);
-      if (fault) {
-        return fault;
-      }
-      let body: Record<string, unknown>;
+      state.stats.authenticateCalls += 1;
+      state.stats.inFlight += 1;
+      state.stats.maxInFlight = Math.max(state.stats.maxInFlight, state.stats.inFlight);
       try {
-        const parsed: unknown = JSON.parse(await request.text());
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-          throw new Error('not an object');
-        }
-        body = parsed as Record<string, unknown>;
-      } catch {
-        return jsonError(request, 400, 'invalid_request', 'The request body must be a JSON object.');
+        return await authenticate(request);
+      } finally {
+        state.stats.inFlight -= 1;
       }
-      if (body.client_id !== clientId) {
-        return jsonError(request, 401, 'invalid_client', 'Unknown client_id.');
-      }
-
-      if (body.grant_type === 'authorization_code') {
-        const code = typeof body.code === 'string' ? body.code : '';
-        const issued = state.codes.get(code);
-        // Single use: a code is gone after its first exchange attempt.
-        state.codes.delete(code);
-        if (!issued || issued.expiresAt < now()) {
-          return jsonError(request, 400, 'invalid_grant', 'The authorization code is invalid, expired or already used.');
-        }
-        const verifier = typeof body.code_verifier === 'string' ? body.code_verifier : '';
-        if (s256(verifier) !== issued.codeChallenge) {
-          return jsonError(request, 400, 'invalid_grant', 'PKCE verification failed: code_verifier does not match the code_challenge.');
-        }
-        const user = users.find((candidate) => candidate.id === issued.userId);
-        if (!user) {
-          return jsonError(request, 400, 'invalid_grant', 'The user no longer exists.');
-        }
-        if (user.exchangeError) {
-          return jsonError(request, 400, 'invalid_grant', user.exchangeError);
-        }
-        const organizationId = issued.organizationId && user.organizations.some((org) => org.id === issued.organizationId)
-          ? issued.organizationId
-          : (user.organizations[0]?.id ?? '');
-        const session: Session = {sid: `session_${token(12)}`, userId: user.id, organizationId, refreshToken: token(32)};
-        state.sessionsByRefreshToken.set(session.refreshToken, session);
-        return sessionResponse(request, user, session);
-      }
-
-      if (body.grant_type === 'refresh_token') {
-        const fromBody = typeof body.refresh_token === 'string' ? body.refresh_token : '';
-        const fromCookie = parseCookies(request.headers.get('cookie'))[REFRESH_COOKIE] ?? '';
-        const refreshToken = fromBody || fromCookie;
-        const session = state.sessionsByRefreshToken.get(refreshToken);
-        if (!session) {
-          return jsonError(request, 400, 'invalid_grant', 'The refresh token is invalid or has been revoked.');
-        }
-        const user = users.find((candidate) => candidate.id === session.userId);
-        if (!user) {
-          return jsonError(request, 400, 'invalid_grant', 'The user no longer exists.');
-        }
-        const requestedOrg = typeof body.organization_id === 'string' && body.organization_id ? body.organization_id : session.organizationId;
-        if (!user.organizations.some((org) => org.id === requestedOrg)) {
-          return jsonError(request, 401, 'invalid_grant', `The user is not a member of organization ${requestedOrg}.`);
-        }
-        // Rotation: the old refresh token stops working.
-        state.sessionsByRefreshToken.delete(refreshToken);
-        const rotated: Session = {...session, organizationId: requestedOrg, refreshToken: token(32)};
-        state.sessionsByRefreshToken.set(rotated.refreshToken, rotated);
-        return sessionResponse(request, user, rotated);
-      }
-
-      return jsonError(request, 400, 'unsupported_grant_type', 'grant_type must be "authorization_code" or "refresh_token".');
     }),
 
     http.get('*/user_management/sessions/logout', ({request}) => {
@@ -414,6 +439,8 @@ export function createProviderHandlers(options: ProviderOptions) {
     http.post('*/__local/fault', async ({request}) => {
       const fault = (await request.json()) as Partial<InjectedFault> & {count?: number};
       state.fault = {
+        delayMs: fault.delayMs ?? 0,
+        passThrough: fault.passThrough ?? false,
         status: fault.status ?? 500,
         body: fault.body ?? JSON.stringify({error: 'server_error', error_description: 'Injected failure.'}),
         contentType: fault.contentType ?? 'application/json',
@@ -421,6 +448,8 @@ export function createProviderHandlers(options: ProviderOptions) {
       };
       return HttpResponse.json({ok: true});
     }),
+
+    http.get('*/__local/stats', () => HttpResponse.json(state.stats)),
   ];
 
   return {handlers, state, publicJwk};

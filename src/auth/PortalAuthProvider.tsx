@@ -88,7 +88,12 @@ const SIGNED_OUT: AuthState = {
   impersonator: null,
 };
 
-function unavailableValue(notice: AuthNotice | null, setNotice: (notice: AuthNotice | null) => void, reason: string | null): PortalAuthValue {
+function unavailableValue(
+  notice: AuthNotice | null,
+  setNotice: (notice: AuthNotice | null) => void,
+  reason: string | null,
+  isLoading = false,
+): PortalAuthValue {
   const explain = async () => {
     if (reason) {
       setNotice({kind: 'sign-in-unavailable', reason});
@@ -96,6 +101,7 @@ function unavailableValue(notice: AuthNotice | null, setNotice: (notice: AuthNot
   };
   return {
     ...SIGNED_OUT,
+    isLoading,
     available: reason !== null,
     notice,
     dismissNotice: () => setNotice(null),
@@ -120,6 +126,9 @@ export default function PortalAuthProvider({settings, children}: {settings: Auth
   // signed-in layer in its loading state either way.
   const [storageUsable] = useState(() => typeof window === 'undefined' || disabled || missingClientId || isBrowserStorageUsable());
 
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
   useEffect(() => {
     if (missingClientId) {
       console.error('Developer Portal: sign-in is turned off: Missing Client ID. Set WORKOS_CLIENT_ID, or leave it unset to use the local provider.');
@@ -143,7 +152,8 @@ export default function PortalAuthProvider({settings, children}: {settings: Auth
   }
   if (!storageUsable) {
     const reason = 'This browser blocks site storage (for example in a private window), and sign-in needs it. The documentation stays readable.';
-    return <PortalAuthContext.Provider value={unavailableValue(notice, setNotice, reason)}>{children}</PortalAuthContext.Provider>;
+    // The server rendered the loading state; keep it until hydration is done.
+    return <PortalAuthContext.Provider value={unavailableValue(notice, setNotice, reason, !hydrated)}>{children}</PortalAuthContext.Provider>;
   }
 
   return (

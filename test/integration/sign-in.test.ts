@@ -166,7 +166,7 @@ describe('sign-in failures', () => {
   it('does not sign in when the provider answers garbage (HTML instead of JSON)', async () => {
     const authorizeUrl = await clickSignIn(await open('/docs/'));
     const callbackUrl = await completeSignInAtProvider(authorizeUrl.toString(), 'user_developer');
-    providerState.fault = {status: 200, body: '<html>gateway error</html>', contentType: 'text/html', remaining: 1};
+    providerState.fault = {delayMs: 0, passThrough: false, status: 200, body: '<html>gateway error</html>', contentType: 'text/html', remaining: 1};
 
     const current = await open(callbackUrl.replace(SITE_ORIGIN, ''));
     await current.screen.findByRole('alert', {name: 'Sign-in failed'});
@@ -219,6 +219,8 @@ describe('session refresh', () => {
     const current = await signIn('/docs/', 'user_developer');
     await current.screen.findByRole('button', {name: /Devon Developer/});
     providerState.fault = {
+      delayMs: 0,
+      passThrough: false,
       status: 400,
       body: JSON.stringify({error: 'invalid_grant', error_description: 'Session revoked by an administrator.'}),
       contentType: 'application/json',
@@ -234,7 +236,7 @@ describe('session refresh', () => {
   it('keeps the user signed in when a refresh fails with a server error (5xx)', async () => {
     const current = await signIn('/docs/', 'user_developer');
     await current.screen.findByRole('button', {name: /Devon Developer/});
-    providerState.fault = {status: 503, body: '{"error":"unavailable"}', contentType: 'application/json', remaining: 1};
+    providerState.fault = {delayMs: 0, passThrough: false, status: 503, body: '{"error":"unavailable"}', contentType: 'application/json', remaining: 1};
 
     // The background check consumes the fault on its next refresh…
     await current.waitFor(() => expect(providerState.fault).toBeNull(), {timeout: 4000});
@@ -245,7 +247,7 @@ describe('session refresh', () => {
 
   it('says the provider is unreachable at page load, keeps the session, and recovers without a reload', async () => {
     await (await signIn('/docs/', 'user_developer')).screen.findByRole('button', {name: /Devon Developer/});
-    providerState.fault = {status: 502, body: 'Bad gateway', contentType: 'text/plain', remaining: 1};
+    providerState.fault = {delayMs: 0, passThrough: false, status: 502, body: 'Bad gateway', contentType: 'text/plain', remaining: 1};
 
     const current = await open('/docs/');
     const notice = await current.screen.findByRole('status', {name: 'Sign-in service unreachable'});

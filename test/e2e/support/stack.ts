@@ -19,7 +19,9 @@ export interface Stack {
   siteUrl: string;
   providerUrl: string;
   /** The next `count` authenticate calls answer with this status and body. */
-  injectFault: (fault: {status: number; body?: string; contentType?: string; count?: number}) => Promise<void>;
+  injectFault: (fault: {status?: number; body?: string; contentType?: string; count?: number; delayMs?: number; passThrough?: boolean}) => Promise<void>;
+  /** Authenticate calls the provider has seen, and the most at once. */
+  providerStats: () => Promise<{authenticateCalls: number; maxInFlight: number}>;
   stop: () => Promise<void>;
 }
 
@@ -103,6 +105,7 @@ export async function startStack({server = 'docusaurus'}: {server?: 'docusaurus'
         throw new Error(`fault injection failed: ${response.status}`);
       }
     },
+    providerStats: async () => (await (await fetch(`${provider.url}/__local/stats`)).json()) as {authenticateCalls: number; maxInFlight: number},
     stop: async () => {
       await stopSite();
       await provider.close();

@@ -1,0 +1,171 @@
+/**
+ * The sign-in layer under faults and bad conditions, in Chromium. Every case
+ * ends with readable docs, a clear message where the user must act, and no
+ * token in the address bar, the console or a request to a third party.
+ */
+import type {Browser, BrowserContext, Page} from 'playwright-core';
+import {launchBrowser, watchProblems, type PageProblems} from './support/browser';
+import {startStack, type Stack} from './support/stack';
+
+jest.setTimeout(90_000);
+
+let stack: Stack;
+let browser: Browser;
+let context: BrowserContext;
+let problems: PageProblems;
+let expectedProblems: RegExp[];
+let requestedUrls: string[];
+let consoleText: string[];
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+beforeEach(async () => {
+  context = await browser.newContext({viewport: {width: 1280, height: 800}});
+  problems = watchProblems(context);
+  expectedProblems = [];
+  requestedUrls = [];
+  consoleText = [];
+  context.on('request', (request) => requestedUrls.push(request.url()));
+  context.on('page', (page) => page.on('console', (message) => consoleText.push(message.text())));
+});
+
+afterEach(async () => {
+  const pages = context.pages();
+  const addressBars = pages.map((page) => page.url());
+  await context.close();
+  expect(problems.list.filter((problem) => !expectedProblems.some((pattern) => pattern.test(problem)))).toEqual([]);
+  // Only the site and the sign-in provider are ever contacted.
+  const origins = new Set(requestedUrls.map((url) => new URL(url).origin));
+  expect([...origins].filter((origin) => origin !== stack.siteUrl && origin !== stack.providerUrl)).toEqual([]);
+  // No JWT (eyJ…eyJ…) or refresh token parameter in any URL or console message.
+  const jwt = /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/;
+  for (const text of [...requestedUrls, ...addressBars, ...consoleText]) {
+    expect(text).not.toMatch(jwt);
+    expect(text).not.toMatch(/refresh_token=/);
+  }
+});
+
+async function open(route: string, page?: Page): Promise<Page> {
+  const target = page ?? (await context.newPage());
+  await target.goto(`${stack.siteUrl}${route}`, {waitUntil: 'networkidle'});
+  return target;
+}
+
+async function signIn(page: Page, userName: RegExp): Promise<void> {
+  await page.getByRole('button', {name: 'Sign in'}).click();
+  await page.waitForURL(`${stack.providerUrl}/**`);
+  await page.getByRole('button', {name: userName}).click();
+  await page.waitForURL(`${stack.siteUrl}/**`);
+}
+
+const userMenu = (page: Page) => page.getByRole('navigation', {name: 'Main'}).getByRole('button', {name: /Devon Developer/});
+const docsReadable = async (page: Page) => expect(page.locator('article h1, main h1').first().isVisible()).resolves.toBe(true);
+
+it('provider down at page load: docs readable, a notice, and the session resumes when it is back, without a reload', async () => {
+  expectedProblems = [/ERR_CONNECTION_REFUSED|Failed to fetch|net::/];
+  const page = await open('/docs/');
+  await signIn(page, /Devon Developer/);
+  await userMenu(page).waitFor();
+
+  await context.route(`${stack.providerUrl}/**`, (route) => route.abort('connectionrefused'));
+  await page.reload({waitUntil: 'load'});
+  await docsReadable(page);
+  await page.getByRole('status', {name: 'Sign-in service unreachable'}).waitFor();
+
+  await context.unroute(`${stack.providerUrl}/**`);
+  await userMenu(page).waitFor({timeout: 10_000});
+});
+
+it('provider answering 500 then recovering: the background refresh recovers without a reload', async () => {
+  expectedProblems = [/status of 500/];
+  const page = await open('/docs/');
+  await signIn(page, /Devon Developer/);
+  await userMenu(page).waitFor();
+  await stack.injectFault({status: 500, count: 2});
+  await page.reload({waitUntil: 'load'});
+  await docsReadable(page);
+  await userMenu(page).waitFor({timeout: 10_000});
+});
+
+it('provider answering HTML instead of JSON: the session is kept and resumes', async () => {
+  const page = await open('/docs/');
+  await signIn(page, /Devon Developer/);
+  await userMenu(page).waitFor();
+  await stack.injectFault({status: 200, body: '<html><body>Gateway maintenance</body></html>', contentType: 'text/html', count: 1});
+  await page.reload({waitUntil: 'load'});
+  await docsReadable(page);
+  await userMenu(page).waitFor({timeout: 10_000});
+});
+
+it('a 3 s slow provider: the docs render at once, the navbar shows its loading state, and nothing shifts', async () => {
+  const page = await open('/docs/');
+  await signIn(page, /Devon Developer/);
+  await userMenu(page).waitFor();
+  await stack.injectFault({delayMs: 3000, passThrough: true, count: 1});
+  await page.addInitScript(() => {
+    (window as unknown as {__shift: number}).__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & {value: number; hadRecentInput: boolean})[]) {
+        if (!entry.hadRecentInput) {
+          (window as unknown as {__shift: number}).__shift += entry.value;
+        }
+      }
+    }).observe({type: 'layout-shift', buffered: true});
+  });
+  const started = Date.now();
+  await page.reload({waitUntil: 'load'});
+  await docsReadable(page);
+  await page.locator('nav [aria-busy="true"]').waitFor();
+  expect(Date.now() - started).toBeLessThan(3000);
+  await userMenu(page).waitFor({timeout: 10_000});
+  await expect(page.evaluate(() => (window as unknown as {__shift: number}).__shift)).resolves.toBe(0);
+});
+
+it('a clock 10 minutes ahead: sign-in and reload still work', async () => {
+  const page = await context.newPage();
+  await page.clock.setSystemTime(new Date(Date.now() + 10 * 60 * 1000));
+  await open('/docs/', page);
+  await signIn(page, /Devon Developer/);
+  await userMenu(page).waitFor();
+  await page.reload({waitUntil: 'networkidle'});
+  await userMenu(page).waitFor();
+});
+
+it('10 pages refreshing at once: one refresh at a time, and all end signed in', async () => {
+  const first = await open('/docs/');
+  await signIn(first, /Devon Developer/);
+  await userMenu(first).waitFor();
+  const before = await stack.providerStats();
+
+  const pages = await Promise.all(Array.from({length: 10}, () => context.newPage()));
+  await Promise.all(pages.map((page) => open('/docs/', page)));
+  await Promise.all(pages.map((page) => userMenu(page).waitFor({timeout: 20_000})));
+  const after = await stack.providerStats();
+  expect(after.authenticateCalls).toBeGreaterThanOrEqual(before.authenticateCalls + 10);
+  expect(after.maxInFlight).toBe(1);
+});
+
+it('storage that throws (private mode): the docs render and sign-in explains why it is unavailable', async () => {
+  // Docusaurus itself reports that it cannot read the stored colour mode.
+  expectedProblems = [/Docusaurus storage error/];
+  await context.addInitScript(() => {
+    for (const name of ['localStorage', 'sessionStorage']) {
+      Object.defineProperty(window, name, {
+        get() {
+          throw new DOMException('The operation is insecure.', 'SecurityError');
+        },
+      });
+    }
+  });
+  const page = await open('/docs/');
+  await docsReadable(page);
+  await page.getByRole('button', {name: 'Sign in'}).click();
+  await page.getByRole('status', {name: 'Sign-in unavailable'}).waitFor();
+});
