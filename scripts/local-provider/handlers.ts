@@ -17,6 +17,12 @@ export interface ProviderOptions {
   issuer: string;
   accessTokenTtlSeconds?: number;
   codeTtlSeconds?: number;
+  /**
+   * How long a rotated refresh token is still accepted (a reuse interval, as
+   * Auth0 and Okta offer). Tabs in separate browser processes can read a
+   * stale token from localStorage right after another tab rotated it.
+   */
+  refreshReuseSeconds?: number;
   users?: LocalUser[];
   /** Clock, for tests of expiry. */
   now?: () => number;
@@ -62,6 +68,8 @@ export interface ProviderState {
   codes: Map<string, IssuedCode>;
   /** Refresh token → session; rotated on every refresh. */
   sessionsByRefreshToken: Map<string, Session>;
+  /** Rotated refresh tokens, still accepted until `until` (ms): token → session id. */
+  rotatedRefreshTokens: Map<string, {sid: string; until: number}>;
   fault: InjectedFault | null;
   /** Concurrency of authenticate calls, to show refreshes are serialised. */
   stats: {authenticateCalls: number; inFlight: number; maxInFlight: number};
@@ -120,6 +128,7 @@ export function createProviderHandlers(options: ProviderOptions) {
   const {clientId, allowedOrigins, issuer} = options;
   const accessTokenTtl = options.accessTokenTtlSeconds ?? 300;
   const codeTtlMs = (options.codeTtlSeconds ?? 60) * 1000;
+  const refreshReuseMs = (options.refreshReuseSeconds ?? 10) * 1000;
   const users = options.users ?? LOCAL_USERS;
   const now = options.now ?? Date.now;
   const {privateKey, publicKey} = generateKeyPairSync('rsa', {modulusLength: 2048});
@@ -130,6 +139,7 @@ export function createProviderHandlers(options: ProviderOptions) {
     pending: new Map(),
     codes: new Map(),
     sessionsByRefreshToken: new Map(),
+    rotatedRefreshTokens: new Map(),
     fault: null,
     stats: {authenticateCalls: 0, inFlight: 0, maxInFlight: 0},
   };
@@ -287,7 +297,12 @@ export function createProviderHandlers(options: ProviderOptions) {
     if (body.grant_type === 'refresh_token') {
       const fromBody = typeof body.refresh_token === 'string' ? body.refresh_token : '';
       const fromCookie = parseCookies(request.headers.get('cookie'))[REFRESH_COOKIE] ?? '';
-      const refreshToken = fromBody || fromCookie;
+      let refreshToken = fromBody || fromCookie;
+      const rotatedFrom = state.rotatedRefreshTokens.get(refreshToken);
+      if (rotatedFrom && rotatedFrom.until >= now()) {
+        // A just-rotated token: continue from the session's current one.
+        refreshToken = [...state.sessionsByRefreshToken].find(([, candidate]) => candidate.sid === rotatedFrom.sid)?.[0] ?? refreshToken;
+      }
       const session = state.sessionsByRefreshToken.get(refreshToken);
       if (!session) {
         return jsonError(request, 400, 'invalid_grant', 'The refresh token is invalid or has been revoked.');
@@ -300,8 +315,9 @@ export function createProviderHandlers(options: ProviderOptions) {
       if (!user.organizations.some((org) => org.id === requestedOrg)) {
         return jsonError(request, 401, 'invalid_grant', `The user is not a member of organization ${requestedOrg}.`);
       }
-      // Rotation: the old refresh token stops working.
+      // Rotation: the old refresh token stops working after the reuse interval.
       state.sessionsByRefreshToken.delete(refreshToken);
+      state.rotatedRefreshTokens.set(refreshToken, {sid: session.sid, until: now() + refreshReuseMs});
       const rotated: Session = {...session, organizationId: requestedOrg, refreshToken: token(32)};
       state.sessionsByRefreshToken.set(rotated.refreshToken, rotated);
       return sessionResponse(request, user, rotated);
@@ -415,6 +431,11 @@ export function createProviderHandlers(options: ProviderOptions) {
       for (const [refreshToken, session] of state.sessionsByRefreshToken) {
         if (session.sid === sessionId) {
           state.sessionsByRefreshToken.delete(refreshToken);
+        }
+      }
+      for (const [refreshToken, rotated] of state.rotatedRefreshTokens) {
+        if (rotated.sid === sessionId) {
+          state.rotatedRefreshTokens.delete(refreshToken);
         }
       }
       const headers = new Headers({'Cache-Control': 'no-store'});

@@ -9,9 +9,15 @@ import {startLocalProvider, type LocalProvider} from '../../scripts/local-provid
 
 const SITE = 'http://localhost:3000';
 let provider: LocalProvider;
+// The provider's clock, moved forward to test expiry.
+let clockOffsetMs = 0;
 
 beforeAll(async () => {
-  provider = await startLocalProvider({port: 0, clientId: 'client_local', allowedOrigins: [SITE]});
+  provider = await startLocalProvider({port: 0, clientId: 'client_local', allowedOrigins: [SITE], now: () => Date.now() + clockOffsetMs});
+});
+
+afterEach(() => {
+  clockOffsetMs = 0;
 });
 
 afterAll(() => provider.close());
@@ -131,6 +137,11 @@ describe('authenticate', () => {
     expect(second.organization_id).toBe('org_acme_labs');
     expect(second.refresh_token).not.toBe(first.refresh_token);
 
+    // Within the 10 s reuse interval, a just-rotated token still works (another tab may hold it)…
+    const reused = await authenticate({client_id: 'client_local', grant_type: 'refresh_token', refresh_token: first.refresh_token});
+    expect(reused.status).toBe(200);
+    // …after it, it is refused.
+    clockOffsetMs = 11_000;
     const replayed = await authenticate({client_id: 'client_local', grant_type: 'refresh_token', refresh_token: first.refresh_token});
     expect(replayed.status).toBe(400);
     const unknown = await authenticate({client_id: 'client_local', grant_type: 'refresh_token', refresh_token: 'made-up'});
