@@ -83,15 +83,9 @@ async function serve(outDir) {
 /** Chromium with a DevTools port for Lighthouse; resolves with the port. */
 async function launchChrome() {
   const port = await freePort();
+  const flags = JSON.parse(readFileSync(path.join(ROOT, 'scripts', 'chromium-flags.json'), 'utf8'));
   const child = spawn(CHROME, [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
+    ...flags,
     `--remote-debugging-port=${port}`,
     `--user-data-dir=/tmp/portal-bench-${port}`,
     'about:blank',

@@ -3,9 +3,8 @@
  * of impact "serious" or "critical".
  */
 import AxeBuilder from '@axe-core/playwright';
-import type {Browser, Page} from 'playwright-core';
-import {launchBrowser} from './support/browser';
-import {startStack, type Stack} from './support/stack';
+import type {Page} from 'playwright-core';
+import {browserSuite} from './support/suite';
 
 jest.setTimeout(120_000);
 
@@ -22,17 +21,7 @@ const PAGES = [
   '/no/such/page',
 ];
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const suite = browserSuite();
 
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({page}).analyze();
@@ -43,31 +32,28 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 describe.each(['light', 'dark'] as const)('accessibility in %s mode', (mode) => {
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({viewport: {width: 1280, height: 800}, colorScheme: mode});
-    const page = await context.newPage();
+    const page = await suite.context.newPage();
+    await page.emulateMedia({colorScheme: mode});
     // Choose the mode explicitly, as a reader using the toggle would.
     await page.addInitScript((theme) => localStorage.setItem('theme', theme), mode);
     return page;
   }
 
   it.each(PAGES)('%s has no serious or critical violations', async (route) => {
-    const page = await newPage();
-    await page.goto(`${stack.siteUrl}${route}`, {waitUntil: 'networkidle'});
+    if (route === '/no/such/page') {
+      suite.expectProblems(/status of 404/);
+    }
+    const page = await suite.open(route, await newPage());
     // Mermaid diagrams render after load.
     await page.waitForFunction(() => document.querySelectorAll('.docusaurus-mermaid-container').length === document.querySelectorAll('.docusaurus-mermaid-container svg').length);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.context().close();
   });
 
   it('the open user menu of a signed-in user has no serious or critical violations', async () => {
-    const page = await newPage();
-    await page.goto(`${stack.siteUrl}/docs/`, {waitUntil: 'networkidle'});
-    await page.getByRole('button', {name: 'Sign in'}).click();
-    await page.getByRole('button', {name: /Ada Admin/}).click();
-    await page.waitForURL(`${stack.siteUrl}/**`);
-    await page.getByRole('navigation', {name: 'Main'}).getByRole('button', {name: /Ada Admin/}).click();
+    const page = await suite.open('/docs/', await newPage());
+    await suite.signIn(page, /Ada Admin/);
+    await suite.userMenu(page, /Ada Admin/).click();
     await page.getByRole('group', {name: 'Account'}).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    await page.context().close();
   });
 });

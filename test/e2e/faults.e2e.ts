@@ -3,92 +3,59 @@
  * ends with readable docs, a clear message where the user must act, and no
  * token in the address bar, the console or a request to a third party.
  */
-import type {Browser, BrowserContext, Page} from 'playwright-core';
-import {launchBrowser, watchProblems, type PageProblems} from './support/browser';
-import {startStack, type Stack} from './support/stack';
+import type {Page} from 'playwright-core';
+import {browserSuite} from './support/suite';
 
 jest.setTimeout(90_000);
 
-let stack: Stack;
-let browser: Browser;
-let context: BrowserContext;
-let problems: PageProblems;
-let expectedProblems: RegExp[];
-let requestedUrls: string[];
-let consoleText: string[];
+let requestedUrls: string[] = [];
+let consoleText: string[] = [];
 
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+const suite = browserSuite({
+  setUpContext: async (context) => {
+    requestedUrls = [];
+    consoleText = [];
+    context.on('request', (request) => requestedUrls.push(request.url()));
+    context.on('page', (page) => page.on('console', (message) => consoleText.push(message.text())));
+  },
+  checkContext: (context) => {
+    const addressBars = context.pages().map((page) => page.url());
+    // Only the site and the sign-in provider are ever contacted.
+    const origins = new Set(requestedUrls.map((url) => new URL(url).origin));
+    expect([...origins].filter((origin) => origin !== suite.stack.siteUrl && origin !== suite.stack.providerUrl)).toEqual([]);
+    // No JWT (eyJ…eyJ…) or refresh token parameter in any URL or console message.
+    const jwt = /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/;
+    for (const text of [...requestedUrls, ...addressBars, ...consoleText]) {
+      expect(text).not.toMatch(jwt);
+      expect(text).not.toMatch(/refresh_token=/);
+    }
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({viewport: {width: 1280, height: 800}});
-  problems = watchProblems(context);
-  expectedProblems = [];
-  requestedUrls = [];
-  consoleText = [];
-  context.on('request', (request) => requestedUrls.push(request.url()));
-  context.on('page', (page) => page.on('console', (message) => consoleText.push(message.text())));
-});
-
-afterEach(async () => {
-  const pages = context.pages();
-  const addressBars = pages.map((page) => page.url());
-  await context.close();
-  expect(problems.list.filter((problem) => !expectedProblems.some((pattern) => pattern.test(problem)))).toEqual([]);
-  // Only the site and the sign-in provider are ever contacted.
-  const origins = new Set(requestedUrls.map((url) => new URL(url).origin));
-  expect([...origins].filter((origin) => origin !== stack.siteUrl && origin !== stack.providerUrl)).toEqual([]);
-  // No JWT (eyJ…eyJ…) or refresh token parameter in any URL or console message.
-  const jwt = /eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/;
-  for (const text of [...requestedUrls, ...addressBars, ...consoleText]) {
-    expect(text).not.toMatch(jwt);
-    expect(text).not.toMatch(/refresh_token=/);
-  }
-});
-
-async function open(route: string, page?: Page): Promise<Page> {
-  const target = page ?? (await context.newPage());
-  await target.goto(`${stack.siteUrl}${route}`, {waitUntil: 'networkidle'});
-  return target;
-}
-
-async function signIn(page: Page, userName: RegExp): Promise<void> {
-  await page.getByRole('button', {name: 'Sign in'}).click();
-  await page.waitForURL(`${stack.providerUrl}/**`);
-  await page.getByRole('button', {name: userName}).click();
-  await page.waitForURL(`${stack.siteUrl}/**`);
-}
-
-const userMenu = (page: Page) => page.getByRole('navigation', {name: 'Main'}).getByRole('button', {name: /Devon Developer/});
+const {open, signIn, expectProblems} = suite;
+const userMenu = (page: Page) => suite.userMenu(page, /Devon Developer/);
 const docsReadable = async (page: Page) => expect(page.locator('h1').first().isVisible()).resolves.toBe(true);
 
 it('provider down at page load: docs readable, a notice, and the session resumes when it is back, without a reload', async () => {
-  expectedProblems = [/ERR_CONNECTION_REFUSED|Failed to fetch|net::/];
+  expectProblems(/ERR_CONNECTION_REFUSED|Failed to fetch|net::/);
   const page = await open('/docs/');
   await signIn(page, /Devon Developer/);
   await userMenu(page).waitFor();
 
-  await context.route(`${stack.providerUrl}/**`, (route) => route.abort('connectionrefused'));
+  await suite.context.route(`${suite.stack.providerUrl}/**`, (route) => route.abort('connectionrefused'));
   await page.reload({waitUntil: 'load'});
   await docsReadable(page);
   await page.getByRole('status', {name: 'Sign-in service unreachable'}).waitFor();
 
-  await context.unroute(`${stack.providerUrl}/**`);
+  await suite.context.unroute(`${suite.stack.providerUrl}/**`);
   await userMenu(page).waitFor({timeout: 10_000});
 });
 
 it('provider answering 500 then recovering: the background refresh recovers without a reload', async () => {
-  expectedProblems = [/status of 500/];
+  expectProblems(/status of 500/);
   const page = await open('/docs/');
   await signIn(page, /Devon Developer/);
   await userMenu(page).waitFor();
-  await stack.injectFault({status: 500, count: 2});
+  await suite.stack.injectFault({status: 500, count: 2});
   await page.reload({waitUntil: 'load'});
   await docsReadable(page);
   await userMenu(page).waitFor({timeout: 10_000});
@@ -98,7 +65,7 @@ it('provider answering HTML instead of JSON: the session is kept and resumes', a
   const page = await open('/docs/');
   await signIn(page, /Devon Developer/);
   await userMenu(page).waitFor();
-  await stack.injectFault({status: 200, body: '<html><body>Gateway maintenance</body></html>', contentType: 'text/html', count: 1});
+  await suite.stack.injectFault({status: 200, body: '<html><body>Gateway maintenance</body></html>', contentType: 'text/html', count: 1});
   await page.reload({waitUntil: 'load'});
   await docsReadable(page);
   await userMenu(page).waitFor({timeout: 10_000});
@@ -108,7 +75,7 @@ it('a 3 s slow provider: the docs render at once, the navbar shows its loading s
   const page = await open('/docs/');
   await signIn(page, /Devon Developer/);
   await userMenu(page).waitFor();
-  await stack.injectFault({delayMs: 3000, passThrough: true, count: 1});
+  await suite.stack.injectFault({delayMs: 3000, passThrough: true, count: 1});
   await page.addInitScript(() => {
     (window as unknown as {__shift: number}).__shift = 0;
     new PerformanceObserver((list) => {
@@ -129,7 +96,7 @@ it('a 3 s slow provider: the docs render at once, the navbar shows its loading s
 });
 
 it('a clock 10 minutes ahead: sign-in and reload still work', async () => {
-  const page = await context.newPage();
+  const page = await suite.context.newPage();
   await page.clock.setSystemTime(new Date(Date.now() + 10 * 60 * 1000));
   await open('/docs/', page);
   await signIn(page, /Devon Developer/);
@@ -142,20 +109,20 @@ it('10 pages refreshing at once: one refresh at a time, and all end signed in', 
   const first = await open('/docs/');
   await signIn(first, /Devon Developer/);
   await userMenu(first).waitFor();
-  const before = await stack.providerStats();
+  const before = await suite.stack.providerStats();
 
-  const pages = await Promise.all(Array.from({length: 10}, () => context.newPage()));
+  const pages = await Promise.all(Array.from({length: 10}, () => suite.context.newPage()));
   await Promise.all(pages.map((page) => open('/docs/', page)));
   await Promise.all(pages.map((page) => userMenu(page).waitFor({timeout: 20_000})));
-  const after = await stack.providerStats();
+  const after = await suite.stack.providerStats();
   expect(after.authenticateCalls).toBeGreaterThanOrEqual(before.authenticateCalls + 10);
   expect(after.maxInFlight).toBe(1);
 });
 
 it('storage that throws (private mode): the docs render and sign-in explains why it is unavailable', async () => {
   // Docusaurus itself reports that it cannot read the stored colour mode.
-  expectedProblems = [/Docusaurus storage error/];
-  await context.addInitScript(() => {
+  expectProblems(/Docusaurus storage error/);
+  await suite.context.addInitScript(() => {
     for (const name of ['localStorage', 'sessionStorage']) {
       Object.defineProperty(window, name, {
         get() {
@@ -175,10 +142,10 @@ describe('hostile or broken callbacks', () => {
   async function callbackUrl(page: Page): Promise<URL> {
     await open('/docs/', page);
     await page.getByRole('button', {name: 'Sign in'}).click();
-    await page.waitForURL(`${stack.providerUrl}/**`);
+    await page.waitForURL(`${suite.stack.providerUrl}/**`);
     // Playwright cannot intercept the redirect target itself, so catch the
     // provider's answer to the user's choice and read its Location header.
-    const complete = `${stack.providerUrl}/user_management/authorize/complete`;
+    const complete = `${suite.stack.providerUrl}/user_management/authorize/complete`;
     const captured = new Promise<URL>((resolve) => {
       void page.route(complete, async (route) => {
         const response = await route.fetch({maxRedirects: 0});
@@ -194,8 +161,8 @@ describe('hostile or broken callbacks', () => {
   }
 
   it('a 10 KB code: refused with a visible message, the query cleared, the docs readable', async () => {
-    expectedProblems = [/status of 400/, /authorization code is invalid/];
-    const page = await context.newPage();
+    expectProblems(/status of 400/, /authorization code is invalid/);
+    const page = await suite.context.newPage();
     const target = await callbackUrl(page);
     target.searchParams.set('code', 'x'.repeat(10 * 1024));
     await page.goto(target.toString(), {waitUntil: 'load'});
@@ -205,7 +172,7 @@ describe('hostile or broken callbacks', () => {
   });
 
   it('a state that is not JSON: signed in, on the callback page', async () => {
-    const page = await context.newPage();
+    const page = await suite.context.newPage();
     const target = await callbackUrl(page);
     target.searchParams.set('state', 'not-json{');
     await page.goto(target.toString(), {waitUntil: 'load'});
@@ -215,17 +182,17 @@ describe('hostile or broken callbacks', () => {
   });
 
   it('a returnTo on another origin: signed in and kept on the site', async () => {
-    const page = await context.newPage();
+    const page = await suite.context.newPage();
     const target = await callbackUrl(page);
     target.searchParams.set('state', JSON.stringify({returnTo: 'https://evil.example/phish'}));
     await page.goto(target.toString(), {waitUntil: 'load'});
     await userMenu(page).waitFor();
-    expect(new URL(page.url()).origin).toBe(stack.siteUrl);
+    expect(new URL(page.url()).origin).toBe(suite.stack.siteUrl);
   });
 
   it('an expired or revoked refresh token: quietly signed out, nothing to act on', async () => {
     // The refused refresh (400) is logged by the browser; the user sees no error.
-    expectedProblems = [/status of 400/];
+    expectProblems(/status of 400/);
     const page = await open('/docs/');
     await page.evaluate(() => localStorage.setItem('workos:refresh-token:client_local', 'expired-refresh-token'));
     await page.reload({waitUntil: 'networkidle'});

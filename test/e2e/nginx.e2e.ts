@@ -3,44 +3,25 @@
  * clean URLs, caching, security headers, and every page working under the
  * strict Content-Security-Policy, sign-in included.
  */
-import type {Browser, BrowserContext, Page} from 'playwright-core';
+import type {Page} from 'playwright-core';
 import sidebars from '../../sidebars';
 import {testNginxConfig} from '../../scripts/serve-nginx';
-import {launchBrowser, watchProblems, type PageProblems} from './support/browser';
-import {startStack, type Stack} from './support/stack';
+import {browserSuite} from './support/suite';
 
 jest.setTimeout(90_000);
 
 const ROUTES = ['/', '/markdown-page', '/docs/', ...sidebars.internalDevelopersSidebar.flatMap((category) => category.items).map((id) => `/docs/${id}`)];
 
-let stack: Stack;
-let browser: Browser;
-let context: BrowserContext;
-let problems: PageProblems;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack({server: 'nginx'}), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({viewport: {width: 1280, height: 800}});
-  problems = watchProblems(context);
-  // Report CSP violations as console errors, so the problem watcher sees them.
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
+const suite = browserSuite({
+  server: 'nginx',
+  // Report CSP violations as console errors, so the problem check sees them.
+  setUpContext: async (context) => {
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
+      });
     });
-  });
-});
-
-afterEach(async () => {
-  await context.close();
-  expect(problems.list).toEqual([]);
+  },
 });
 
 it('passes nginx -t', () => {
@@ -51,7 +32,7 @@ it('passes nginx -t', () => {
 
 describe('nginx serving the build', () => {
   it('serves clean URLs, redirects .html and /index.html to them, and answers 404 with the not-found page', async () => {
-    const get = (route: string) => fetch(`${stack.siteUrl}${route}`, {redirect: 'manual'});
+    const get = (route: string) => fetch(`${suite.stack.siteUrl}${route}`, {redirect: 'manual'});
     for (const route of ['/docs/internal-developers/services/api-gateway', '/docs/internal-developers/services/api-gateway/']) {
       expect((await get(route)).status).toBe(200);
     }
@@ -68,18 +49,18 @@ describe('nginx serving the build', () => {
   });
 
   it('caches hashed assets for a year and revalidates HTML, and compresses', async () => {
-    const page = await fetch(`${stack.siteUrl}/docs/`);
+    const page = await fetch(`${suite.stack.siteUrl}/docs/`);
     expect(page.headers.get('cache-control')).toBe('no-cache');
     const asset = /src="?(\/assets\/js\/main\.[^"\s>]+\.js)/.exec(await page.text())?.[1];
     expect(asset).toBeDefined();
-    const script = await fetch(`${stack.siteUrl}${asset}`, {headers: {'Accept-Encoding': 'gzip'}});
+    const script = await fetch(`${suite.stack.siteUrl}${asset}`, {headers: {'Accept-Encoding': 'gzip'}});
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(script.headers.get('content-encoding')).toBe('gzip');
   });
 
   it('sends the security headers, with no unsafe-inline scripts and connect-src limited to the site and the sign-in provider', async () => {
     for (const route of ['/', '/docs/', '/no/such/page']) {
-      const response = await fetch(`${stack.siteUrl}${route}`);
+      const response = await fetch(`${suite.stack.siteUrl}${route}`);
       const csp = response.headers.get('content-security-policy') ?? '';
       const directives = Object.fromEntries(csp.split(';').map((directive) => {
         const [name, ...values] = directive.trim().split(/\s+/);
@@ -87,7 +68,7 @@ describe('nginx serving the build', () => {
       }));
       expect(directives['script-src']).toContain("'self'");
       expect(directives['script-src']).not.toContain("'unsafe-inline'");
-      expect(directives['connect-src']).toEqual(["'self'", stack.providerUrl]);
+      expect(directives['connect-src']).toEqual(["'self'", suite.stack.providerUrl]);
       expect(directives['frame-ancestors']).toEqual(["'none'"]);
       expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -99,9 +80,9 @@ describe('nginx serving the build', () => {
 
 describe('pages under the Content-Security-Policy', () => {
   it('renders every page with no CSP violation or console error', async () => {
-    const page = await context.newPage();
+    const page = await suite.context.newPage();
     for (const route of ROUTES) {
-      await page.goto(`${stack.siteUrl}${route}`, {waitUntil: 'load'});
+      await page.goto(`${suite.stack.siteUrl}${route}`, {waitUntil: 'load'});
       await page.waitForFunction(() => document.querySelectorAll('.docusaurus-mermaid-container').length === document.querySelectorAll('.docusaurus-mermaid-container svg').length);
       // The colour-mode inline script ran (allowed by its hash).
       await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('light');
@@ -109,11 +90,11 @@ describe('pages under the Content-Security-Policy', () => {
   });
 
   it('signs in and out under the CSP', async () => {
-    const page: Page = await context.newPage();
-    await page.goto(`${stack.siteUrl}/docs/internal-developers/services/kira-service`, {waitUntil: 'networkidle'});
+    const page: Page = await suite.context.newPage();
+    await page.goto(`${suite.stack.siteUrl}/docs/internal-developers/services/kira-service`, {waitUntil: 'networkidle'});
     await page.getByRole('button', {name: 'Sign in'}).click();
     await page.getByRole('button', {name: /Devon Developer/}).click();
-    await page.waitForURL(`${stack.siteUrl}/docs/internal-developers/services/kira-service`);
+    await page.waitForURL(`${suite.stack.siteUrl}/docs/internal-developers/services/kira-service`);
     const menu = page.getByRole('navigation', {name: 'Main'}).getByRole('button', {name: /Devon Developer/});
     await menu.waitFor();
     await menu.click();

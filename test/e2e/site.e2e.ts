@@ -3,47 +3,18 @@
  */
 import {readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
-import type {Browser, BrowserContext, Page} from 'playwright-core';
+import type {Page} from 'playwright-core';
 import config from '../../docusaurus.config';
 import sidebars from '../../sidebars';
-import {launchBrowser, watchProblems, type PageProblems} from './support/browser';
-import {startStack, type Stack} from './support/stack';
+import {browserSuite} from './support/suite';
 
 jest.setTimeout(60_000);
 
 const ROOT = path.resolve(__dirname, '../..');
 const DOC_IDS = sidebars.internalDevelopersSidebar.flatMap((category) => category.items);
 
-let stack: Stack;
-let browser: Browser;
-let context: BrowserContext;
-let problems: PageProblems;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-beforeEach(async () => {
-  context = await browser.newContext({viewport: {width: 1280, height: 800}});
-  problems = watchProblems(context);
-});
-
-afterEach(async () => {
-  await context.close();
-  // Every page visited in a test stayed free of console errors and failed requests.
-  expect(problems.list).toEqual([]);
-});
-
-async function open(route: string, page?: Page, waitUntil: 'load' | 'networkidle' = 'networkidle'): Promise<Page> {
-  const target = page ?? (await context.newPage());
-  await target.goto(`${stack.siteUrl}${route}`, {waitUntil});
-  return target;
-}
+const suite = browserSuite();
+const {open, expectProblems} = suite;
 
 /** Client-side navigation changes the URL before the new page renders: wait for its h1. */
 async function waitForHeading(page: Page, text: string): Promise<void> {
@@ -65,7 +36,7 @@ describe('routes', () => {
         ...DOC_IDS.map((id) => [`/docs/${id}`, frontMatterTitle(`docs/${id}.md`)]),
       ].map(([route, title]): [string, string, string] => [route as string, title as string, `${title} | Developer Portal`]),
     ];
-    const page = await context.newPage();
+    const page = await suite.context.newPage();
     for (const [route, heading, title] of routes) {
       await open(route, page, 'load');
       await expect(page.locator('h1').first().textContent()).resolves.toBe(heading);
@@ -75,12 +46,12 @@ describe('routes', () => {
   });
 
   it('shows the not-found page for an unknown path', async () => {
-    const page = await context.newPage();
-    const response = await page.goto(`${stack.siteUrl}/no/such/page`);
+    // The browser logs the 404 status itself; that is this test's expected outcome.
+    expectProblems(/status of 404/);
+    const page = await suite.context.newPage();
+    const response = await page.goto(`${suite.stack.siteUrl}/no/such/page`);
     expect(response?.status()).toBe(404);
     await expect(page.locator('h1').textContent()).resolves.toBe('Page Not Found');
-    // The browser logs the 404 status itself; that is this test's expected outcome.
-    problems.list = problems.list.filter((problem) => !problem.includes('status of 404'));
   });
 
   it.each([
@@ -144,7 +115,7 @@ describe('site chrome', () => {
   });
 
   it('at 800 px the menu button opens the mobile sidebar with the same items', async () => {
-    const page = await context.newPage();
+    const page = await suite.context.newPage();
     await page.setViewportSize({width: 800, height: 900});
     await open('/', page);
     await page.getByRole('button', {name: 'Toggle navigation bar'}).click();

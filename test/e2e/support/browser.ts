@@ -1,10 +1,14 @@
 /**
  * Debian's Chromium driven by playwright-core (no browser downloads here).
  */
-import {existsSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
+import path from 'node:path';
 import {chromium, type Browser, type BrowserContext, type Page} from 'playwright-core';
 
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+/** Headless, sandbox-free, and silent on the network (shared with scripts/bench.mjs). */
+const CHROMIUM_FLAGS = JSON.parse(readFileSync(path.resolve(__dirname, '../../../scripts/chromium-flags.json'), 'utf8')) as string[];
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROME_PATH)) {
@@ -12,16 +16,7 @@ export async function launchBrowser(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROME_PATH,
-    args: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_FLAGS,
   });
 }
 

@@ -1,0 +1,98 @@
+/**
+ * The shared set-up of the browser suites: one stack (site + local provider)
+ * and one Chromium per file, a fresh browser context per test, and a check
+ * after each test that no page reported an unexpected console error, page
+ * error or failed request.
+ */
+import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
+import {launchBrowser, watchProblems, type PageProblems} from './browser';
+import {startStack, type Stack} from './stack';
+
+export interface BrowserSuite {
+  readonly stack: Stack;
+  readonly browser: Browser;
+  /** This test's browser context. */
+  readonly context: BrowserContext;
+  /** Problems this test provokes on purpose (a 404, a logged SDK error); any other fails it. */
+  expectProblems: (...patterns: RegExp[]) => void;
+  /** Opens a route of the site in `page` (or a new page) and waits for it. */
+  open: (route: string, page?: Page, waitUntil?: 'load' | 'networkidle') => Promise<Page>;
+  /** Clicks "Sign in", picks the test user on the provider's page, and waits to be back on the site. */
+  signIn: (page: Page, userName: RegExp) => Promise<void>;
+  /** The signed-in user's menu button in the navbar. */
+  userMenu: (page: Page, name: RegExp) => Locator;
+}
+
+export interface SuiteOptions {
+  server?: 'docusaurus' | 'nginx';
+  /** Extra set-up of each test's context, e.g. init scripts. */
+  setUpContext?: (context: BrowserContext) => Promise<void>;
+  /** Extra checks after each test, before its context closes. */
+  checkContext?: (context: BrowserContext) => Promise<void> | void;
+}
+
+export function browserSuite({server = 'docusaurus', setUpContext, checkContext}: SuiteOptions = {}): BrowserSuite {
+  let stack: Stack | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let problems: PageProblems = {list: []};
+  let expected: RegExp[] = [];
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack({server}), launchBrowser()]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  beforeEach(async () => {
+    context = await (browser as Browser).newContext({viewport: {width: 1280, height: 800}});
+    problems = watchProblems(context);
+    expected = [];
+    await setUpContext?.(context);
+  });
+
+  afterEach(async () => {
+    const current = context as BrowserContext;
+    await checkContext?.(current);
+    await current.close();
+    expect(problems.list.filter((problem) => !expected.some((pattern) => pattern.test(problem)))).toEqual([]);
+  });
+
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) {
+      throw new Error(`${what} is not ready: use the suite inside tests`);
+    }
+    return value;
+  };
+
+  return {
+    get stack() {
+      return need(stack, 'the stack');
+    },
+    get browser() {
+      return need(browser, 'the browser');
+    },
+    get context() {
+      return need(context, 'the browser context');
+    },
+    expectProblems: (...patterns) => {
+      expected.push(...patterns);
+    },
+    open: async (route, page, waitUntil = 'networkidle') => {
+      const target = page ?? (await need(context, 'the browser context').newPage());
+      await target.goto(`${need(stack, 'the stack').siteUrl}${route}`, {waitUntil});
+      return target;
+    },
+    signIn: async (page, userName) => {
+      const {siteUrl, providerUrl} = need(stack, 'the stack');
+      await page.getByRole('button', {name: 'Sign in'}).click();
+      await page.waitForURL(`${providerUrl}/**`);
+      await page.getByRole('button', {name: userName}).click();
+      await page.waitForURL(`${siteUrl}/**`);
+    },
+    userMenu: (page, name) => page.getByRole('navigation', {name: 'Main'}).getByRole('button', {name}),
+  };
+}
