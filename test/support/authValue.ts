@@ -1,0 +1,25 @@
+import type {PortalAuthValue} from '../../src/auth/PortalAuthProvider';
+
+/** A hand-built auth context value for component tests: signed out and loaded unless overridden. */
+export function authValue(overrides: Partial<PortalAuthValue> = {}): PortalAuthValue {
+  return {
+    isLoading: false,
+    user: null,
+    role: null,
+    roles: [],
+    organizationId: null,
+    permissions: [],
+    featureFlags: [],
+    impersonator: null,
+    available: true,
+    notice: null,
+    dismissNotice: () => undefined,
+    signIn: async () => undefined,
+    signUp: async () => undefined,
+    signOut: () => undefined,
+    getAccessToken: async () => 'token',
+    getUser: () => overrides.user ?? null,
+    switchToOrganization: async () => undefined,
+    ...overrides,
+  };
+}
