@@ -1,0 +1,472 @@
+/**
+ * Leak check for the two audience builds: no prose of a restricted page may
+ * reach `build/public/`, in any file (HTML, JS chunks, the search index, the
+ * sitemap, ...). Usage, after `npm run build`:
+ *
+ *   npm run leak-check
+ *
+ * For every restricted page of `build/access-manifest.json` it cuts a dozen
+ * distinctive phrases (about eight consecutive words of prose) from the page's
+ * Markdown source, then searches every file under `build/public/` for them,
+ * normalised the way a browser or a JS engine would read them (entities
+ * decoded, string escapes undone, tags stripped, whitespace collapsed,
+ * lowercase). As a self-test it also searches `build/members/`, which must
+ * contain each restricted page: a check that finds nothing there is blind.
+ *
+ * Exit codes: 0 clean, 1 a leak or a blind check, 2 the check could not run
+ * (no build, no manifest, a restricted page with too little prose).
+ */
+import {brotliDecompressSync, gunzipSync} from 'node:zlib';
+import {existsSync, readFileSync, readdirSync, statSync} from 'node:fs';
+import path from 'node:path';
+import type {AccessRule} from '../src/auth/access/rules';
+
+const ROOT = path.resolve(__dirname, '..');
+
+export const PHRASE_WORDS = 8;
+export const MAX_PHRASES = 12;
+export const MIN_PHRASES = 3;
+/** Shorter phrases ("it is one of the ...") are too common to be evidence. */
+export const MIN_PHRASE_CHARS = 32;
+
+/** Marks a place where the rendered text is split (markup, a new block): no phrase may span it. */
+const BREAK = '\u0000';
+
+/**
+ * A word a phrase may contain: letters, digits and punctuation that every
+ * output keeps as is (no quotes, apostrophes, `<`, `&`, backticks, `*`, `_`,
+ * `\`, `[`, `{`, `|`, `#`, ...), so the phrase reads the same in the HTML, in
+ * a minified JS string and in the JSON search index.
+ */
+const PLAIN_WORD = /^[\p{L}\p{N}.,;:!?()/-]+$/u;
+const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+export interface PhraseOptions {
+  /** Words per phrase (default 8). */
+  words?: number;
+  /** At most this many phrases, spread over the page (default 12). */
+  maxPhrases?: number;
+  /** Throw when the page yields fewer (default 3): a check that extracts nothing cannot fail. */
+  minPhrases?: number;
+  /** Skip phrases shorter than this many characters (default 32). */
+  minChars?: number;
+  /** Drop candidate phrases for which this returns true (e.g. phrases that public pages contain too). */
+  exclude?: (phrase: string) => boolean;
+  /** Named in the error message, e.g. `docs/x.md`. */
+  source?: string;
+}
+
+/** Front matter, fenced code, comments and ESM blocks: never rendered as prose. */
+function stripNonProse(markdown: string): string {
+  let text = markdown.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
+  text = text.replace(/^---[ \t]*\n[\s\S]*?\n(?:---|\.\.\.)[ \t]*(?:\n|$)/, '\n');
+  // Fenced code blocks (``` or ~~~, indented or not); an unclosed fence runs to the end.
+  text = text.replace(/^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]*\1[`~]*[ \t]*$|(?![\s\S]))/gm, `\n${BREAK}\n`);
+  text = text.replace(/<!--[\s\S]*?-->/g, BREAK).replace(/\{\/\*[\s\S]*?\*\/\}/g, BREAK);
+  // MDX: a block (paragraph) that starts with import/export is JavaScript.
+  return text
+    .split(/\n[ \t]*\n/)
+    .filter((block) => !/^\s*(import|export)\s/.test(block))
+    .join('\n\n');
+}
+
+/**
+ * The prose of a Markdown/MDX page as text runs that are each rendered as one
+ * uninterrupted piece of text: headings, tables, JSX, inline code, emphasis,
+ * links and list markers all end a run, because in the compiled MDX chunk each
+ * of them splits the text into separate JS strings.
+ */
+export function proseSegments(markdownSource: string): string[] {
+  let quoted = false;
+  const lines = stripNonProse(markdownSource)
+    .split('\n')
+    .map((line) => {
+      const trimmed = line.trim();
+      if (
+        /^#{1,6}(\s|$)/.test(trimmed) || // ATX heading
+        /^(=+|-+|\*+|_+)$/.test(trimmed.replace(/\s/g, '')) || // setext underline, thematic break
+        /^\|/.test(trimmed) || // table row
+        /^:?-+:?(\s*\|\s*:?-+:?)+\s*\|?$/.test(trimmed) || // table delimiter row without a leading pipe
+        (trimmed.includes(' | ') && /\|\s*$/.test(trimmed)) || // table row without a leading pipe
+        /^:::/.test(trimmed) || // admonition fence and its title
+        /^\[[^\]]+\]:\s/.test(trimmed) // link reference definition
+      ) {
+        quoted = false;
+        return BREAK;
+      }
+      // A block quote starts a new paragraph; its lines continue it.
+      const startsQuote = /^\s*>/.test(line) && !quoted;
+      quoted = /^\s*>/.test(line);
+      let body = line.replace(/^(\s*>)+/, '');
+      // A list item starts a new block.
+      body = body.replace(/^\s*([-*+]|\d+[.)])\s+(\[[ xX]\]\s+)?/, BREAK);
+      // A hard line break (two trailing spaces or a backslash) renders as <br>.
+      return `${startsQuote ? BREAK : ''}${body}${/( {2,}|\\)$/.test(body) ? BREAK : ''}`;
+    })
+    .join('\n');
+
+  let text = lines
+    .replace(/\n[ \t]*\n/g, `\n${BREAK}\n`) // paragraphs
+    .replace(/<\/?[A-Za-z][^<>]*>/g, BREAK); // JSX/HTML tags (props may span lines) and <autolinks>
+  for (let previous = ''; previous !== text; ) {
+    previous = text;
+    text = text.replace(/\{[^{}]*\}/g, BREAK); // JSX expressions, innermost first
+  }
+  text = text
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, BREAK) // images
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, `${BREAK}$1${BREAK}`) // links: keep their text, as its own run
+    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, `${BREAK}$1${BREAK}`) // reference links
+    .replace(/`+[^`]*`+/g, BREAK) // inline code
+    .replace(/\b(https?:\/\/|www\.)\S+/g, BREAK) // bare URLs become links
+    .replace(/[*_]+|~~/g, BREAK); // emphasis, strong, strikethrough
+
+  return text
+    .split(BREAK)
+    .map((segment) => segment.replace(/\s+/g, ' ').trim())
+    .filter((segment) => segment !== '');
+}
+
+function pickSpread<T>(items: T[], count: number): T[] {
+  if (items.length <= count) {
+    return items;
+  }
+  if (count <= 1) {
+    return items.slice(0, count);
+  }
+  const picked = new Set<number>();
+  for (let index = 0; index < count; index++) {
+    picked.add(Math.round((index * (items.length - 1)) / (count - 1)));
+  }
+  return [...picked].sort((a, b) => a - b).map((index) => items[index] as T);
+}
+
+/**
+ * Distinctive phrases of a restricted page, lowercase, ready to search for:
+ * non-overlapping runs of `words` plain words taken from its prose, at most
+ * `maxPhrases`, spread over the page. Throws when fewer than `minPhrases`.
+ */
+export function distinctivePhrases(markdownSource: string, options: PhraseOptions = {}): string[] {
+  const words = options.words ?? PHRASE_WORDS;
+  const maxPhrases = options.maxPhrases ?? MAX_PHRASES;
+  const minPhrases = options.minPhrases ?? MIN_PHRASES;
+  const minChars = options.minChars ?? MIN_PHRASE_CHARS;
+
+  const candidates: string[] = [];
+  const seen = new Set<string>();
+  const consider = (run: string[]) => {
+    for (let start = 0; start + words <= run.length; start += words) {
+      const phrase = normaliseText(run.slice(start, start + words).join(' '));
+      if (phrase.length >= minChars && !seen.has(phrase) && !options.exclude?.(phrase)) {
+        seen.add(phrase);
+        candidates.push(phrase);
+      }
+    }
+  };
+  for (const segment of proseSegments(markdownSource)) {
+    let run: string[] = [];
+    for (const word of segment.split(' ')) {
+      if (PLAIN_WORD.test(word) && HAS_LETTER_OR_DIGIT.test(word)) {
+        run.push(word);
+      } else {
+        consider(run);
+        run = [];
+      }
+    }
+    consider(run);
+  }
+
+  if (candidates.length < minPhrases) {
+    throw new Error(
+      `${options.source ?? 'page'}: only ${candidates.length} distinctive phrase(s) of ${words} plain words in its prose, ` +
+        `at least ${minPhrases} needed to check that it does not leak; write more prose or adjust the leak check`,
+    );
+  }
+  return pickSpread(candidates, maxPhrases);
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  hellip: '\u2026',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201C',
+  rdquo: '\u201D',
+  laquo: '\u00AB',
+  raquo: '\u00BB',
+  copy: '\u00A9',
+  reg: '\u00AE',
+  trade: '\u2122',
+  middot: '\u00B7',
+  bull: '\u2022',
+  shy: '',
+  zwj: '',
+  zwnj: '',
+};
+
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#[xX][0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);/g, (entity: string, name: string) => {
+    if (name.startsWith('#')) {
+      const code = /^#[xX]/.test(name) ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+    }
+    return NAMED_ENTITIES[name] ?? NAMED_ENTITIES[name.toLowerCase()] ?? entity;
+  });
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', 0: '\0'};
+
+/** Undoes JS and JSON string escapes: `\u0027`, `\u{1F600}`, `\x27`, `\"`, `\n`, `\/`, `\\`. */
+export function unescapeJs(text: string): string {
+  return text.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/g, (escape: string, body: string) => {
+    if (body.length > 1) {
+      const code = parseInt(body.startsWith('u{') ? body.slice(2, -1) : body.slice(1), 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : escape;
+    }
+    return SIMPLE_ESCAPES[body] ?? (body === '\n' || body === '\r' ? '' : body);
+  });
+}
+
+/** HTML tags (a name right after `<`, attributes after whitespace) and comments. */
+const HTML_TAG = /<!--[\s\S]*?-->|<\/?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?\/?>/g;
+
+export interface NormaliseOptions {
+  /** Strip HTML tags and comments (default true). */
+  stripTags?: boolean;
+}
+
+/**
+ * Text as a reader (or a phrase search) sees it: JS/JSON escapes undone (twice,
+ * for JSON inside a JS string), HTML tags stripped, entities decoded,
+ * whitespace collapsed to single spaces, lowercase.
+ */
+export function normaliseText(text: string, options: NormaliseOptions = {}): string {
+  let result = unescapeJs(unescapeJs(text));
+  if (options.stripTags ?? true) {
+    result = result.replace(HTML_TAG, ' ');
+  }
+  return decodeEntities(result).normalize('NFC').replace(/[\u200B\u200C\u200D\u2060\u00AD]/g, '').replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** Binary formats by extension: never searched. */
+const BINARY_EXTENSIONS = new Set([
+  '.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.ico', '.bmp', '.tif', '.tiff', '.heic',
+  '.woff', '.woff2', '.ttf', '.otf', '.eot',
+  '.mp4', '.webm', '.mov', '.mp3', '.ogg', '.wav',
+  '.zip', '.wasm',
+]);
+
+/** Every file under `dir`, recursively, sorted, except binary images, fonts and media. */
+export function searchableFiles(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (current: string) => {
+    for (const entry of readdirSync(current, {withFileTypes: true})) {
+      const full = path.join(current, entry.name);
+      // A symbolic link to a folder is not followed (no cycles); one to a file is searched.
+      const isFile = entry.isFile() || (entry.isSymbolicLink() && statSync(full, {throwIfNoEntry: false})?.isFile() === true);
+      if (entry.isDirectory()) {
+        walk(full);
+      } else if (isFile && !BINARY_EXTENSIONS.has(path.extname(entry.name).toLowerCase())) {
+        files.push(full);
+      }
+    }
+  };
+  walk(dir);
+  return files.sort();
+}
+
+/** A file's content, decompressed when it is a precompressed copy (`.gz`, `.br`). */
+function readSearchable(file: string): string {
+  const buffer = readFileSync(file);
+  try {
+    if (file.endsWith('.gz')) {
+      return gunzipSync(buffer).toString('utf8');
+    }
+    if (file.endsWith('.br')) {
+      return brotliDecompressSync(buffer).toString('utf8');
+    }
+  } catch {
+    // Not actually compressed: search the bytes as they are.
+  }
+  return buffer.toString('utf8');
+}
+
+export interface PagePhrases {
+  /** The page's source, as the manifest names it (relative to the repo root). */
+  source: string;
+  phrases: string[];
+}
+
+export interface Leak {
+  /** Absolute path of the file that contains the phrase. */
+  file: string;
+  /** The restricted page's source. */
+  source: string;
+  phrase: string;
+}
+
+/**
+ * Every (page, phrase, file) hit under `dir`. A file is searched twice: with
+ * HTML tags stripped, and as is (so that a `<` comparison in minified JS can
+ * never make the tag stripper swallow a string).
+ */
+export function findLeaks({pages, dir, files}: {pages: PagePhrases[]; dir: string; files?: string[]}): Leak[] {
+  const leaks: Leak[] = [];
+  for (const file of files ?? searchableFiles(dir)) {
+    const content = readSearchable(file);
+    const views = [normaliseText(content), normaliseText(content, {stripTags: false})];
+    for (const page of pages) {
+      for (const phrase of page.phrases) {
+        if (views.some((view) => view.includes(phrase))) {
+          leaks.push({file, source: page.source, phrase});
+        }
+      }
+    }
+  }
+  return leaks;
+}
+
+export interface ManifestPage {
+  route: string;
+  source: string;
+  title: string;
+  rule: AccessRule;
+  chunks: string[];
+}
+
+export interface AccessManifest {
+  version: 1;
+  baseUrl: string;
+  pages: ManifestPage[];
+}
+
+export function parseManifest(json: string, where: string): AccessManifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new Error(`${where}: not valid JSON (${(error as Error).message})`);
+  }
+  const manifest = value as Partial<AccessManifest> | null;
+  if (!manifest || typeof manifest !== 'object' || manifest.version !== 1 || !Array.isArray(manifest.pages)) {
+    throw new Error(`${where}: expected {"version": 1, "pages": [...]}`);
+  }
+  manifest.pages.forEach((page: Partial<ManifestPage> | null, index) => {
+    const kind = page?.rule?.kind;
+    if (!page || typeof page.source !== 'string' || typeof page.route !== 'string' || (kind !== 'public' && kind !== 'signed-in' && kind !== 'roles')) {
+      throw new Error(`${where}: pages[${index}] needs a route, a source and a rule of kind public, signed-in or roles`);
+    }
+  });
+  return manifest as AccessManifest;
+}
+
+export interface LeakCheckOptions {
+  /** Repository root: sources and folders are resolved from it (default: this repository). */
+  root?: string;
+  /** Default `build/access-manifest.json`. */
+  manifest?: string;
+  /** Default `build/public`. */
+  publicDir?: string;
+  /** Default `build/members`. */
+  membersDir?: string;
+}
+
+export interface LeakCheckResult {
+  /** 0 clean, 1 a leak or a blind check, 2 the check could not run. */
+  exitCode: 0 | 1 | 2;
+  /** What to print: the `LEAK ...` lines, the problems or the summary. */
+  lines: string[];
+  leaks: Leak[];
+  /** Restricted pages whose phrases were not found in the members build. */
+  blindPages: string[];
+}
+
+/** The whole check, without printing or exiting: what `npm run leak-check` runs. */
+export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
+  const root = path.resolve(options.root ?? ROOT);
+  const fromRoot = (file: string) => path.resolve(root, file);
+  const relative = (file: string) => path.relative(root, file).split(path.sep).join('/');
+  const manifestFile = fromRoot(options.manifest ?? 'build/access-manifest.json');
+  const publicDir = fromRoot(options.publicDir ?? 'build/public');
+  const membersDir = fromRoot(options.membersDir ?? 'build/members');
+  const failure = (message: string): LeakCheckResult => ({exitCode: 2, lines: [`leak check: ${message}`], leaks: [], blindPages: []});
+
+  try {
+    if (!existsSync(manifestFile)) {
+      return failure(`${relative(manifestFile)} not found; run \`npm run build\` first (it writes the manifest and both audience builds)`);
+    }
+    for (const dir of [publicDir, membersDir]) {
+      if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+        return failure(`${relative(dir)}/ not found; run \`npm run build\` first (it builds build/public and build/members)`);
+      }
+    }
+    const manifest = parseManifest(readFileSync(manifestFile, 'utf8'), relative(manifestFile));
+    const readSource = (page: ManifestPage) => {
+      const file = fromRoot(page.source);
+      if (!existsSync(file)) {
+        throw new Error(`${page.source} (page ${page.route} in ${relative(manifestFile)}) not found`);
+      }
+      return readFileSync(file, 'utf8');
+    };
+
+    // A phrase that a public page contains too proves nothing: leave it out.
+    const publicProse = manifest.pages
+      .filter((page) => page.rule.kind === 'public' && existsSync(fromRoot(page.source)))
+      .map((page) => normaliseText(proseSegments(readSource(page)).join(' ')));
+    const restricted = manifest.pages.filter((page) => page.rule.kind !== 'public');
+    const pages: PagePhrases[] = restricted.map((page) => ({
+      source: page.source,
+      phrases: distinctivePhrases(readSource(page), {
+        source: page.source,
+        exclude: (phrase) => publicProse.some((prose) => prose.includes(phrase)),
+      }),
+    }));
+
+    const publicFiles = searchableFiles(publicDir);
+    if (publicFiles.length === 0) {
+      return failure(`${relative(publicDir)}/ is empty; run \`npm run build\` first`);
+    }
+    const leaks = findLeaks({pages, dir: publicDir, files: publicFiles});
+    const found = new Set(findLeaks({pages, dir: membersDir}).map((hit) => hit.source));
+    const blindPages = pages.filter((page) => !found.has(page.source)).map((page) => page.source);
+
+    const lines = leaks.map((leak) => `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source}`);
+    for (const source of blindPages) {
+      lines.push(
+        `BLIND ${source}: none of its phrases is in ${relative(membersDir)}/, so the check cannot see this page ` +
+          `(the build renders its prose differently from what the leak check extracts)`,
+      );
+    }
+    const phraseCount = pages.reduce((sum, page) => sum + page.phrases.length, 0);
+    const summary =
+      `leak check: ${pages.length} restricted pages, ${phraseCount} phrases, ${publicFiles.length} files in ${relative(publicDir)}, ` +
+      `${leaks.length} leaks (${blindPages.length === 0 ? `every page found in ${relative(membersDir)}` : `${blindPages.length} page(s) not found in ${relative(membersDir)}`})`;
+    lines.push(summary);
+    return {exitCode: leaks.length > 0 || blindPages.length > 0 ? 1 : 0, lines, leaks, blindPages};
+  } catch (error) {
+    // An unreadable manifest or source, or a page with too little prose.
+    if (error instanceof Error) {
+      return failure(error.message);
+    }
+    throw error;
+  }
+}
+
+export function main(options: LeakCheckOptions = {}): number {
+  const result = runLeakCheck(options);
+  const print = result.exitCode === 0 ? console.log : console.error;
+  for (const line of result.lines) {
+    print(line);
+  }
+  return result.exitCode;
+}
+
+if (require.main === module) {
+  process.exitCode = main();
+}

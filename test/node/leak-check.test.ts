@@ -1,0 +1,232 @@
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {gzipSync} from 'node:zlib';
+import {
+  distinctivePhrases,
+  findLeaks,
+  normaliseText,
+  proseSegments,
+  runLeakCheck,
+  searchableFiles,
+  type PagePhrases,
+} from '../../scripts/leak-check';
+
+const SECRET_PAGE = `---
+title: Rotation Runbook
+description: Frontmatter words quietly describe the vault rotation schedule for auditors.
+access: signed-in
+---
+
+import {Callout} from '@site/src/components/Callout';
+export const owner = 'platform team keeps the keys in the basement vault';
+
+# Rotation Runbook
+
+The primary vault cluster lives in the Frankfurt region and replicates every night to a cold standby in Dublin. Operators rotate the master signing keys on the first Monday of each quarter, after the change board approves the window.
+
+<Callout tone="warning" body="jsx property text about the emergency bunker door codes and more" />
+
+## Break-glass access
+
+If the on-call engineer's laptop is lost, the incident commander revokes its device certificate from the admin console before anything else. The [audit trail](./audit.md) records who opened the **sealed envelope**, and the \`vault-cli\` session is recorded end to end.
+
+| Region | Role of the cluster in the rotation plan |
+| --- | --- |
+| Frankfurt | primary cluster that signs every production token today |
+
+\`\`\`bash
+# fenced shell commands mention the hidden rotation script and its many flags
+vault operator rekey -init -key-shares=5 -key-threshold=3
+\`\`\`
+
+Recovery drills happen twice a year and must finish within four hours, measured from the first page to the moment traffic is served from Dublin again.
+`;
+
+/** The phrase each fixture leaks, as distinctivePhrases cuts it from SECRET_PAGE. */
+const FIRST = 'the primary vault cluster lives in the frankfurt';
+const DRILLS = 'recovery drills happen twice a year and must';
+
+let tmp: string;
+const write = (file: string, content: string | Buffer) => {
+  const full = path.join(tmp, file);
+  mkdirSync(path.dirname(full), {recursive: true});
+  writeFileSync(full, content);
+  return full;
+};
+
+beforeEach(() => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'leak-check-'));
+});
+
+afterEach(() => {
+  rmSync(tmp, {recursive: true, force: true});
+});
+
+describe('distinctivePhrases', () => {
+  const phrases = distinctivePhrases(SECRET_PAGE, {source: 'docs/secret.md'});
+
+  it('cuts lowercase phrases of eight plain words from the prose runs, in page order', () => {
+    expect(phrases).toEqual([
+      FIRST,
+      'region and replicates every night to a cold',
+      'standby in dublin. operators rotate the master signing',
+      'keys on the first monday of each quarter,',
+      // "engineer's" has an apostrophe: the run starts after it.
+      'laptop is lost, the incident commander revokes its',
+      'device certificate from the admin console before anything',
+      DRILLS,
+      'finish within four hours, measured from the first',
+      'page to the moment traffic is served from',
+    ]);
+  });
+
+  it('keeps at most maxPhrases, spread over the page', () => {
+    expect(distinctivePhrases(SECRET_PAGE, {maxPhrases: 3})).toEqual([FIRST, 'laptop is lost, the incident commander revokes its', 'page to the moment traffic is served from']);
+  });
+
+  it('never uses front matter, imports/exports, JSX, headings, tables or code', () => {
+    const text = phrases.join(' | ');
+    for (const word of ['frontmatter', 'basement', 'bunker', 'break-glass', 'rotation runbook', 'signs every production token', 'fenced', 'rekey']) {
+      expect(text).not.toContain(word);
+    }
+  });
+
+  it('does not span quotes, links, emphasis or inline code (they split the text in the compiled page)', () => {
+    const text = phrases.join(' | ');
+    expect(text).not.toMatch(/engineer|audit trail|sealed envelope|vault-cli/);
+    expect(proseSegments(SECRET_PAGE)).toEqual(
+      expect.arrayContaining(['audit trail', 'sealed envelope', 'session is recorded end to end.']),
+    );
+  });
+
+  it('throws, naming the page, when a restricted page has almost no prose', () => {
+    const stub = `---\ntitle: Secrets\n---\n\n## Table\n\n| a | b |\n| - | - |\n\n\`\`\`bash\nmake secrets-with-a-long-command and many words in it too\n\`\`\`\n\nSee the [vault](./vault.md) page for the details.\n`;
+    expect(() => distinctivePhrases(stub, {source: 'docs/secrets.md'})).toThrow(/docs\/secrets\.md: only 0 distinctive phrase/);
+  });
+
+  it('leaves out excluded phrases (e.g. shared with a public page)', () => {
+    expect(distinctivePhrases(SECRET_PAGE, {exclude: (phrase) => phrase === FIRST})).not.toContain(FIRST);
+  });
+});
+
+describe('normaliseText', () => {
+  it('decodes entities, undoes JS/JSON escapes, strips tags, collapses whitespace and lowercases', () => {
+    expect(normaliseText('<p>It&#x27;s &quot;A&quot;&nbsp;&amp;\n <b>B</b></p>')).toBe(` it's "a" & b `);
+    expect(normaliseText('"It\\u0027s \\"A\\"\\nB\\/C \\x41"')).toBe(`"it's "a" b/c a"`);
+    // JSON inside a JS string: escaped twice.
+    expect(normaliseText("JSON.parse('{\\\"t\\\":\\\"A\\\\nB\\\"}')")).toBe('json.parse(\'{"t":"a b"}\')');
+  });
+});
+
+describe('findLeaks', () => {
+  const pages: PagePhrases[] = [{source: 'docs/secret.md', phrases: distinctivePhrases(SECRET_PAGE)}];
+
+  it('finds a phrase in HTML (tags, entities, line breaks) and in JS and JSON strings (escapes), naming each file', () => {
+    const html = write(
+      'public/docs/secret/index.html',
+      `<html><body><article><p>The on-call engineer&#x27;s view: The primary   vault\n cluster lives&nbsp;in the <!-- -->Frankfurt region.</p></article></body></html>`,
+    );
+    const js = write(
+      'public/assets/js/7b39201d.1a2b3c4d.js',
+      `(0,r.jsx)(n.p,{children:"It\\u0027s simple. Recovery drills happen\\ntwice a year and must finish within four hours, \\"measured\\""}),a<b?"x":c>d`,
+    );
+    const index = write('public/search-index.json', JSON.stringify([{documents: [{t: 'x', c: `Quote "q" then ${DRILLS}\nfinish`}]}]));
+    write('public/assets/img/logo.png', `binary image that happens to contain ${FIRST}`);
+
+    const leaks = findLeaks({pages, dir: path.join(tmp, 'public')});
+    expect(leaks).toEqual(
+      expect.arrayContaining([
+        {file: html, source: 'docs/secret.md', phrase: FIRST},
+        {file: js, source: 'docs/secret.md', phrase: DRILLS},
+        {file: index, source: 'docs/secret.md', phrase: DRILLS},
+      ]),
+    );
+    expect(leaks.map((leak) => path.basename(leak.file)).sort()).toEqual(['7b39201d.1a2b3c4d.js', 'index.html', 'search-index.json']);
+  });
+
+  it('searches precompressed copies and files without an extension, but not binary images', () => {
+    const gz = write('public/docs/secret/index.html.gz', gzipSync(`<p>${DRILLS} finish</p>`));
+    const headers = write('public/_headers', `# ${FIRST}`);
+    write('public/img/photo.webp', FIRST);
+    expect(searchableFiles(path.join(tmp, 'public'))).toEqual([headers, gz]);
+    expect(findLeaks({pages, dir: path.join(tmp, 'public')}).map((leak) => leak.file)).toEqual([headers, gz]);
+  });
+
+  it('reports nothing for a clean build (title, stub text and other pages only)', () => {
+    write('clean/docs/secret/index.html', '<h1>Rotation Runbook</h1><p>Sign in to read this page.</p>');
+    write('clean/assets/js/main.js', 'const t="Sign in to read this page";if(a<b){console.log("the primary vault")}');
+    write('clean/sitemap.xml', '<urlset><url><loc>https://example.com/docs/secret</loc></url></urlset>');
+    write('clean/search-index.json', JSON.stringify([{documents: [{t: 'Rotation Runbook', u: '/docs/secret'}]}]));
+    expect(findLeaks({pages, dir: path.join(tmp, 'clean')})).toEqual([]);
+  });
+});
+
+describe('runLeakCheck (npm run leak-check)', () => {
+  const PUBLIC_PAGE = `---\ntitle: Welcome\n---\n\nWelcome to the portal. Operators rotate the master signing keys on the first Monday of each quarter, after the change board approves the window.\n`;
+
+  function fixture({publicLeak, membersHaveContent = true}: {publicLeak: boolean; membersHaveContent?: boolean}) {
+    write('docs/secret.md', SECRET_PAGE);
+    write('docs/welcome.md', PUBLIC_PAGE);
+    write(
+      'build/access-manifest.json',
+      JSON.stringify({
+        version: 1,
+        baseUrl: '/',
+        pages: [
+          {route: '/docs/secret', source: 'docs/secret.md', title: 'Rotation Runbook', rule: {kind: 'roles', roles: ['admin'], permissions: []}, chunks: ['assets/js/secret.js']},
+          {route: '/docs/', source: 'docs/welcome.md', title: 'Welcome', rule: {kind: 'public'}, chunks: []},
+        ],
+      }),
+    );
+    const stub = '<h1>Rotation Runbook</h1><p>Sign in to read this page.</p>';
+    const welcome = '<p>Welcome to the portal. Operators rotate the master signing keys on the first Monday of each quarter, after the change board approves the window.</p>';
+    write('build/public/docs/index.html', welcome);
+    write('build/public/docs/secret/index.html', publicLeak ? `${stub}<p>${FIRST} region</p>` : stub);
+    write('build/members/docs/index.html', welcome);
+    write('build/members/assets/js/secret.js', membersHaveContent ? `children:"${SECRET_PAGE.replace(/\n/g, '\\n').replace(/"/g, '\\"')}"` : 'children:"Rotation Runbook"');
+  }
+
+  it('exits 1 and prints each leak with the file relative to the repo and the source page', () => {
+    fixture({publicLeak: true});
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.lines).toContain(`LEAK build/public/docs/secret/index.html: "${FIRST}" from docs/secret.md`);
+    expect(result.leaks).toHaveLength(1);
+  });
+
+  it('passes a clean public build and prints a one-line summary', () => {
+    fixture({publicLeak: false});
+    const result = runLeakCheck({root: tmp});
+    expect(result).toMatchObject({exitCode: 0, leaks: [], blindPages: []});
+    expect(result.lines).toHaveLength(1);
+    expect(result.lines[0]).toMatch(/^leak check: 1 restricted pages, \d+ phrases, 2 files in build\/public, 0 leaks \(every page found in build\/members\)$/);
+  });
+
+  it('ignores phrases that a public page contains too', () => {
+    expect(distinctivePhrases(SECRET_PAGE)).toContain('keys on the first monday of each quarter,');
+    fixture({publicLeak: false});
+    // welcome.md shares a sentence with the secret page; finding it in the public build is not a leak.
+    expect(runLeakCheck({root: tmp}).leaks).toEqual([]);
+  });
+
+  it('exits 1 when the members build does not contain the page: the check would be blind', () => {
+    fixture({publicLeak: false, membersHaveContent: false});
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.blindPages).toEqual(['docs/secret.md']);
+    expect(result.lines.join('\n')).toMatch(/BLIND docs\/secret\.md: .*cannot see this page/);
+  });
+
+  it('exits 2 naming `npm run build` when there is no manifest, and when a restricted page has no prose', () => {
+    const missing = runLeakCheck({root: tmp});
+    expect(missing.exitCode).toBe(2);
+    expect(missing.lines[0]).toMatch(/build\/access-manifest\.json not found; run `npm run build`/);
+
+    fixture({publicLeak: false});
+    write('docs/secret.md', '---\ntitle: Rotation Runbook\n---\n\n## Nothing here yet\n');
+    const empty = runLeakCheck({root: tmp});
+    expect(empty.exitCode).toBe(2);
+    expect(empty.lines[0]).toMatch(/docs\/secret\.md: only 0 distinctive phrase/);
+  });
+});
