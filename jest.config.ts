@@ -21,6 +21,7 @@ const moduleNameMapper: Record<string, string> = {
   '^@docusaurus/(Link|Head|BrowserOnly|ExecutionEnvironment|useDocusaurusContext|useIsBrowser|router|useBaseUrl)$':
     '<rootDir>/test/support/docusaurus/$1.tsx',
   '^@theme/(.*)$': '<rootDir>/test/support/theme/$1.tsx',
+  '^@docusaurus/plugin-content-docs/client$': '<rootDir>/test/support/docusaurus/docsClient.tsx',
 };
 
 const config: Config = {

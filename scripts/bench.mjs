@@ -23,7 +23,7 @@ const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PAGES = {home: '/', longDoc: '/docs/internal-developers/getting-started/introduction'};
 const BUILDS = {
-  portal: {siteDir: '.', outDir: path.join(ROOT, 'build')},
+  portal: {siteDir: '.', outDir: path.join(ROOT, 'build-bench')},
   reference: {siteDir: 'bench/reference', outDir: path.join(ROOT, 'build-reference')},
 };
 

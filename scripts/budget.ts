@@ -57,7 +57,7 @@ async function measure(): Promise<Measures> {
     await browser.close();
     await stack.stop();
   }
-  measures.searchIndexGzip = gzipSync(readFileSync(path.join(ROOT, 'build', 'search-index.json')), {level: 9}).length;
+  measures.searchIndexGzip = gzipSync(readFileSync(path.join(ROOT, 'build', 'public', 'search-index.json')), {level: 9}).length;
   return measures;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Serves build/ with Debian's nginx on loopback, using deploy/nginx.conf with
+ * Serves build/public/ (the static, public-only deployment) with Debian's nginx on loopback, using deploy/nginx.conf with
  * local paths, so the production server config is what the browser tests
  * exercise. `npm run serve:nginx` (PORT, default 8080).
  */
@@ -45,9 +45,10 @@ function prepare(port: number): {prefix: string; config: string} {
   if (!existsSync(NGINX)) {
     throw new Error(`nginx not found at ${NGINX}. Install it with "apt-get install nginx" or set NGINX_PATH.`);
   }
-  const buildDir = path.join(ROOT, 'build');
+  // nginx is the static deployment: it serves the public audience only.
+  const buildDir = path.join(ROOT, 'build', 'public');
   if (!existsSync(path.join(buildDir, '_nginx', 'security-headers.conf'))) {
-    throw new Error('build/ has no security headers: run "npm run build" first');
+    throw new Error('build/public/ has no security headers: run "npm run build" first');
   }
   const prefix = mkdtempSync(path.join(os.tmpdir(), 'portal-nginx-'));
   mkdirSync(path.join(prefix, 'logs'));

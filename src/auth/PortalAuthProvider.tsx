@@ -15,6 +15,7 @@ import type {AuthActions, AuthState, User} from './entities';
 import {toImpersonator, toUser} from './adapters';
 import {currentReturnTo, safeReturnTo} from './returnTo';
 import {isBrowserStorageUsable, safeGetItem} from './storage';
+import {endGateSession, gatePresent, syncGateSession} from './access/gateSession';
 
 /** Something the user should know about their session, shown by AuthNotices. */
 export type AuthNotice =
@@ -114,7 +115,21 @@ function unavailableValue(
   };
 }
 
-export default function PortalAuthProvider({settings, children}: {settings: AuthSettings | undefined; children: ReactNode}): ReactNode {
+/** Which audience build this page came from, and where the gate's endpoints live. */
+export interface GateContext {
+  audience: 'public' | 'members';
+  baseUrl: string;
+}
+
+export default function PortalAuthProvider({
+  settings,
+  gate,
+  children,
+}: {
+  settings: AuthSettings | undefined;
+  gate?: GateContext;
+  children: ReactNode;
+}): ReactNode {
   const [notice, setNotice] = useState<AuthNotice | null>(null);
   const history = useHistory();
   const historyRef = useRef(history);
@@ -147,6 +162,28 @@ export default function PortalAuthProvider({settings, children}: {settings: Auth
     setNotice({kind: 'session-expired', signIn});
   }, []);
 
+  // After sign-in and every refresh: give the gate server the new token so
+  // its session cookie lives as long as the token. When the page on screen
+  // was served without a session (the public build), load it again so the
+  // gate can serve the members' version.
+  const gateAudience = gate?.audience;
+  const gateBaseUrl = gate?.baseUrl;
+  const onRefresh = useCallback(
+    ({accessToken}: {accessToken: string}) => {
+      if (!gateBaseUrl) {
+        return;
+      }
+      void syncGateSession(accessToken, gateBaseUrl).then((result) => {
+        if (result === 'started' && gateAudience === 'public') {
+          window.location.reload();
+        } else if (result === 'refused' || result === 'failed') {
+          console.warn(`Developer Portal: the gate server did not accept the session (${result}); pages for members stay hidden.`);
+        }
+      });
+    },
+    [gateAudience, gateBaseUrl],
+  );
+
   if (disabled || missingClientId) {
     return <PortalAuthContext.Provider value={unavailableValue(notice, setNotice, null)}>{children}</PortalAuthContext.Provider>;
   }
@@ -166,8 +203,9 @@ export default function PortalAuthProvider({settings, children}: {settings: Auth
       redirectUri={typeof window === 'undefined' ? undefined : resolveRedirectUri(settings, window.location.origin)}
       devMode={settings.devMode}
       onRedirectCallback={onRedirectCallback}
+      onRefresh={onRefresh}
       onRefreshFailure={onRefreshFailure}>
-      <SdkBridge settings={settings} notice={notice} setNotice={setNotice}>
+      <SdkBridge settings={settings} gateBaseUrl={gateBaseUrl} notice={notice} setNotice={setNotice}>
         {children}
       </SdkBridge>
     </AuthKitProvider>
@@ -177,11 +215,13 @@ export default function PortalAuthProvider({settings, children}: {settings: Auth
 /** Maps the SDK's context to the portal's and watches for failures the SDK only logs. */
 function SdkBridge({
   settings,
+  gateBaseUrl,
   notice,
   setNotice,
   children,
 }: {
   settings: AuthSettings;
+  gateBaseUrl: string | undefined;
   notice: AuthNotice | null;
   setNotice: (notice: AuthNotice | null) => void;
   children: ReactNode;
@@ -218,6 +258,11 @@ function SdkBridge({
     }
   }, [sdk.isLoading, sdk.user, callback, settings, notice, setNotice]);
 
+  // Lets CSS drop the sidebar locks of pages that only need sign-in.
+  useEffect(() => {
+    document.documentElement.toggleAttribute('data-portal-signed-in', Boolean(sdk.user));
+  }, [sdk.user]);
+
   const user: User | null = useMemo(() => (sdk.user ? toUser(sdk.user) : null), [sdk.user]);
   const {signIn: sdkSignIn, signUp: sdkSignUp, signOut: sdkSignOut, switchToOrganization: sdkSwitch, getAccessToken, getUser} = sdk;
 
@@ -253,13 +298,21 @@ function SdkBridge({
     signUp: () => start(true),
     signOut: () => {
       setNotice(null);
-      try {
-        sdkSignOut({returnTo: window.location.href});
-      } catch (error) {
-        // No session left in memory (it expired or was revoked): nothing to
-        // end at the provider, so reload to show the signed-out page.
-        console.warn('Developer Portal: no active session to sign out of.', error);
-        window.location.reload();
+      const endProviderSession = () => {
+        try {
+          sdkSignOut({returnTo: window.location.href});
+        } catch (error) {
+          // No session left in memory (it expired or was revoked): nothing to
+          // end at the provider, so reload to show the signed-out page.
+          console.warn('Developer Portal: no active session to sign out of.', error);
+          window.location.reload();
+        }
+      };
+      // The gate's cookie goes first, so no members' page is served after sign-out.
+      if (gateBaseUrl && gatePresent()) {
+        void endGateSession(gateBaseUrl).then(endProviderSession);
+      } else {
+        endProviderSession();
       }
     },
     getAccessToken,

@@ -1,9 +1,19 @@
 import MDXComponents from '@theme-original/MDXComponents';
 import ScrollableTable from '@site/src/components/ScrollableTable';
+import {IfRole, SignedIn, SignedOut, UserField} from '@site/src/auth/components/Personalisation';
+import RestrictedPage from '@site/src/auth/access/RestrictedPage';
 
 // Wrapped swizzle: stock MDX components, with Markdown tables rendered in a
-// focusable scroll region so wide tables stay usable from the keyboard.
+// focusable scroll region so wide tables stay usable from the keyboard, and
+// the personalisation components (<SignedIn>, <SignedOut>, <IfRole>,
+// <UserField>) available in every doc without an import. RestrictedPage is
+// the body the public build gives withheld pages (scripts/access/plugin.ts).
 export default {
   ...MDXComponents,
   table: ScrollableTable,
+  SignedIn,
+  SignedOut,
+  IfRole,
+  UserField,
+  RestrictedPage,
 };

@@ -14,8 +14,9 @@ import type {AuthSettings} from '@site/src/auth/config';
 export default function Root({children}: {children: ReactNode}): ReactNode {
   const {siteConfig} = useDocusaurusContext();
   const settings = siteConfig.customFields?.auth as AuthSettings | undefined;
+  const audience = siteConfig.customFields?.audience === 'members' ? 'members' : 'public';
   return (
-    <PortalAuthProvider settings={settings}>
+    <PortalAuthProvider settings={settings} gate={{audience, baseUrl: siteConfig.baseUrl}}>
       <BaseUrlIssueBanner />
       {children}
       <AuthNotices />

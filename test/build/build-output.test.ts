@@ -8,7 +8,7 @@ import config from '../../docusaurus.config';
 import sidebars from '../../sidebars';
 
 const root = path.resolve(__dirname, '../..');
-const buildDir = path.join(root, 'build');
+const buildDir = path.join(root, 'build', 'public');
 const SITE = 'Developer Portal';
 
 function htmlFor(route: string): string {
@@ -86,5 +86,20 @@ describe('production build', () => {
     };
     walk(buildDir);
     expect(pages.filter((route) => !expected.has(route))).toEqual([]);
+  });
+
+  it('keeps static/_headers, for hosts that read it, the same as the headers this build generated', () => {
+    // Only comparable for the default settings (the CSP's connect-src names the sign-in provider).
+    if (process.env.WORKOS_CLIENT_ID || process.env.WORKOS_API_HOSTNAME || process.env.AUTH_DISABLED) {
+      return;
+    }
+    const generated = readFileSync(path.join(buildDir, '_headers'), 'utf8');
+    const committed = readFileSync(path.join(root, 'static', '_headers'), 'utf8');
+    // On failure: npm run build && cp build/public/_headers static/_headers
+    expect(committed).toBe(generated);
+  });
+
+  it('gives the members build the same security headers', () => {
+    expect(readFileSync(path.join(root, 'build', 'members', '_headers'), 'utf8')).toBe(readFileSync(path.join(buildDir, '_headers'), 'utf8'));
   });
 });

@@ -51,7 +51,8 @@ describe('nginx serving the build', () => {
   it('caches hashed assets for a year and revalidates HTML, and compresses', async () => {
     const page = await fetch(`${suite.stack.siteUrl}/docs/`);
     expect(page.headers.get('cache-control')).toBe('no-cache');
-    const asset = /src="?(\/assets\/js\/main\.[^"\s>]+\.js)/.exec(await page.text())?.[1];
+    // The page's scripts are listed in the loader's data-scripts attribute (ssrTemplate in docusaurus.config.ts).
+    const asset = /(\/assets\/js\/main\.[0-9a-f]+\.js)/.exec(await page.text())?.[1];
     expect(asset).toBeDefined();
     const script = await fetch(`${suite.stack.siteUrl}${asset}`, {headers: {'Accept-Encoding': 'gzip'}});
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');

@@ -1,17 +1,19 @@
 /**
- * What the browser tests run against: the production `build/` served by
- * `docusaurus serve` (or, with `{server: 'nginx'}`, by nginx with
- * deploy/nginx.conf) on a free port, and the local sign-in provider on the
- * port the build was configured with (LOCAL_AUTH_PORT, default 4010). Builds
- * nothing itself; stops everything it started.
+ * What the browser tests run against: the production build served by the
+ * gate server (server/gate.ts: build/public and build/members, chosen per
+ * request from the session cookie) or, with `{server: 'nginx'}`, the public
+ * build alone by nginx with deploy/nginx.conf, on a free port; and the local
+ * sign-in provider on the port the build was configured with
+ * (LOCAL_AUTH_PORT, default 4010). Builds nothing itself; stops everything
+ * it started.
  */
-import {spawn, type ChildProcess} from 'node:child_process';
 import {existsSync} from 'node:fs';
 import {createServer} from 'node:net';
 import path from 'node:path';
 import {DEFAULT_LOCAL_AUTH_PORT, LOCAL_CLIENT_ID} from '../../../src/auth/config';
 import {startLocalProvider, type LocalProvider} from '../../../scripts/local-provider/server';
 import {startNginx} from '../../../scripts/serve-nginx';
+import {createGate} from '../../../server/gate';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -37,28 +39,9 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`the site server exited with code ${child.exitCode}`);
-    }
-    try {
-      const response = await fetch(url);
-      if (response.ok) {
-        return;
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the site server did not answer at ${url} within ${timeoutMs} ms`);
-}
-
-export async function startStack({server = 'docusaurus'}: {server?: 'docusaurus' | 'nginx'} = {}): Promise<Stack> {
-  if (!existsSync(path.join(ROOT, 'build', 'index.html'))) {
-    throw new Error('build/ is missing: run "npm run build" before the browser tests');
+export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} = {}): Promise<Stack> {
+  if (!existsSync(path.join(ROOT, 'build', 'access-manifest.json'))) {
+    throw new Error('build/ is missing or incomplete: run "npm run build" before the browser tests');
   }
   const sitePort = await freePort();
   const siteUrl = `http://localhost:${sitePort}`;
@@ -78,23 +61,18 @@ export async function startStack({server = 'docusaurus'}: {server?: 'docusaurus'
       throw error;
     }
   } else {
-    const site = spawn(path.join(ROOT, 'node_modules', '.bin', 'docusaurus'), ['serve', '--port', String(sitePort), '--host', 'localhost', '--no-open'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {...process.env, WORKOS_CLIENT_ID: '', AUTH_DISABLED: ''},
-    });
     try {
-      await waitForHttp(`${siteUrl}/`, site);
+      const gate = await createGate({
+        buildDir: path.join(ROOT, 'build'),
+        jwks: new URL(`${provider.url}/sso/jwks/${LOCAL_CLIENT_ID}`),
+        organizationId: null,
+      });
+      await gate.listen({port: sitePort, host: 'localhost'});
+      stopSite = () => gate.close();
     } catch (error) {
-      site.kill();
       await provider.close();
       throw error;
     }
-    stopSite = async () => {
-      const exited = new Promise((resolve) => site.once('exit', resolve));
-      site.kill('SIGTERM');
-      await exited;
-    };
   }
   return {
     siteUrl,

@@ -24,14 +24,14 @@ export interface BrowserSuite {
 }
 
 export interface SuiteOptions {
-  server?: 'docusaurus' | 'nginx';
+  server?: 'gate' | 'nginx';
   /** Extra set-up of each test's context, e.g. init scripts. */
   setUpContext?: (context: BrowserContext) => Promise<void>;
   /** Extra checks after each test, before its context closes. */
   checkContext?: (context: BrowserContext) => Promise<void> | void;
 }
 
-export function browserSuite({server = 'docusaurus', setUpContext, checkContext}: SuiteOptions = {}): BrowserSuite {
+export function browserSuite({server = 'gate', setUpContext, checkContext}: SuiteOptions = {}): BrowserSuite {
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -90,8 +90,19 @@ export function browserSuite({server = 'docusaurus', setUpContext, checkContext}
       const {siteUrl, providerUrl} = need(stack, 'the stack');
       await page.getByRole('button', {name: 'Sign in'}).click();
       await page.waitForURL(`${providerUrl}/**`);
+      // With the gate, the first session request after sign-in reloads the
+      // page into the members build: wait for that, so tests act on the page
+      // the reader ends up with.
+      const session = (server === 'gate' ? page : null)
+        ?.waitForResponse((response) => response.url().endsWith('/_portal/session') && response.request().method() === 'POST', {timeout: 15_000})
+        .catch(() => null);
       await page.getByRole('button', {name: userName}).click();
       await page.waitForURL(`${siteUrl}/**`);
+      const answer = (await session) ?? null;
+      const started = answer?.ok() ? ((await answer.json().catch(() => ({}))) as {hadSession?: boolean}).hadSession === false : false;
+      if (started) {
+        await page.waitForEvent('load');
+      }
     },
     userMenu: (page, name) => page.getByRole('navigation', {name: 'Main'}).getByRole('button', {name}),
   };

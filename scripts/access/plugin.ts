@@ -1,0 +1,172 @@
+/**
+ * Wires the access manifest into Docusaurus through its official extension
+ * points (site `markdown` hooks and a local plugin), for one audience:
+ *
+ * - `members`: every page as written; restricted pages get a sidebar class
+ *   (the lock) and their rule in front matter (`portal_access`) for the UI.
+ * - `public`: a restricted page keeps its route, title and sidebar entry, but
+ *   its Markdown is replaced by `<RestrictedPage />` before MDX or the docs
+ *   plugin ever read it, so no sentence of it reaches the HTML, the JS
+ *   chunks, the description meta tag or the search index.
+ */
+import {readFileSync, readdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import type {LoadContext, MarkdownConfig, ParseFrontMatter, Plugin} from '@docusaurus/types';
+import {isRestricted} from '../../src/auth/access/rules';
+import type {AccessManifest, AccessPage, Audience} from './manifest';
+
+type MarkdownPreprocessor = NonNullable<MarkdownConfig['preprocessor']>;
+
+/** The whole body of a withheld page. The component is registered in src/theme/MDXComponents.tsx. */
+export const RESTRICTED_PAGE_BODY = '<RestrictedPage />\n';
+
+export const RESTRICTED_SIDEBAR_CLASS = 'portal-restricted';
+
+/** Front matter a withheld page may keep: where it sits and what it is called, nothing it says. */
+const PUBLIC_FRONT_MATTER_KEYS = [
+  'id',
+  'title',
+  'sidebar_label',
+  'sidebar_position',
+  'slug',
+  'displayed_sidebar',
+  'pagination_label',
+  'pagination_next',
+  'pagination_prev',
+];
+
+function restrictedBySource(siteDir: string, pages: AccessPage[]): Map<string, AccessPage> {
+  return new Map(pages.filter((page) => isRestricted(page.rule)).map((page) => [path.resolve(siteDir, page.source), page]));
+}
+
+export function accessMarkdownHooks(
+  siteDir: string,
+  pages: AccessPage[],
+  audience: Audience,
+): {parseFrontMatter: ParseFrontMatter; preprocessor: MarkdownPreprocessor} {
+  const restricted = restrictedBySource(siteDir, pages);
+  return {
+    parseFrontMatter: async (params) => {
+      const result = await params.defaultParseFrontMatter(params);
+      const page = restricted.get(path.resolve(params.filePath));
+      if (!page) {
+        return result;
+      }
+      const modifier = `${RESTRICTED_SIDEBAR_CLASS}--${page.rule.kind}`;
+      const className = [result.frontMatter.sidebar_class_name, RESTRICTED_SIDEBAR_CLASS, modifier].filter(Boolean).join(' ');
+      const marks = {portal_access: page.rule, sidebar_class_name: className};
+      if (audience === 'members') {
+        return {frontMatter: {...result.frontMatter, ...marks}, content: result.content};
+      }
+      const kept = Object.fromEntries(Object.entries(result.frontMatter).filter(([key]) => PUBLIC_FRONT_MATTER_KEYS.includes(key)));
+      return {
+        frontMatter: {...kept, ...marks, title: page.title, description: 'Sign in to read this page.'},
+        content: RESTRICTED_PAGE_BODY,
+      };
+    },
+    preprocessor: ({filePath, fileContent}) =>
+      audience === 'public' && restricted.has(path.resolve(filePath)) ? RESTRICTED_PAGE_BODY : fileContent,
+  };
+}
+
+interface LoadedDocs {
+  loadedVersions: {docs: {source: string; permalink: string}[]}[];
+}
+
+/** The JS files of a route's content module in a finished build (from Docusaurus's route-to-chunk map). */
+function contentChunkFiles(generatedFilesDir: string, outDir: string, route: string): string[] {
+  const routesChunkNames = JSON.parse(readFileSync(path.join(generatedFilesDir, 'routesChunkNames.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  const jsDir = path.join(outDir, 'assets', 'js');
+  const jsFiles = readdirSync(jsDir);
+  const files: string[] = [];
+  for (const [key, chunks] of Object.entries(routesChunkNames)) {
+    // Keys are the route plus a short hash: "/docs/x-a3c".
+    if (key.replace(/-[0-9a-f]{3}$/, '') !== route) {
+      continue;
+    }
+    const chunkName = chunks.content;
+    if (typeof chunkName !== 'string') {
+      continue;
+    }
+    const matching = jsFiles.filter((file) => file.startsWith(`${chunkName}.`) && file.endsWith('.js'));
+    if (matching.length !== 1) {
+      throw new Error(`access: expected one JS file for chunk ${chunkName} of ${route}, found ${matching.length}`);
+    }
+    files.push(`assets/js/${matching[0]}`);
+  }
+  if (files.length === 0) {
+    throw new Error(`access: no content chunk found for the restricted route ${route}; the gate could not protect it`);
+  }
+  return files;
+}
+
+/**
+ * The local plugin: checks the manifest's routes against Docusaurus's real
+ * permalinks, exposes the rules to the browser (global data), and after the
+ * members build writes build/access-manifest.json with each restricted
+ * route's chunk files for the gate (PORTAL_ACCESS_MANIFEST is set by
+ * scripts/build.ts).
+ */
+export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPath: string | undefined) {
+  return function portalAccessPlugin(context: LoadContext): Plugin {
+    return {
+      name: 'portal-access',
+      // The bundler's persistent cache keys compiled Markdown by file content
+      // and config file, not by environment: without the audience in its
+      // version, the members build would reuse the public build's withheld
+      // pages (or, worse, the public build the members' content). The leak
+      // check's self-test caught the first. Mutated in place because a merge
+      // would append to the cache's buildDependencies instead of replacing.
+      configureWebpack(config) {
+        const cacheConfig = config as {cache?: unknown; experiments?: {cache?: unknown}};
+        const experimental = cacheConfig.experiments?.cache;
+        if (experimental && typeof experimental === 'object' && 'version' in experimental) {
+          (experimental as {version: string}).version += `-audience-${audience}`;
+        } else if (cacheConfig.cache && typeof cacheConfig.cache === 'object' && 'name' in cacheConfig.cache) {
+          (cacheConfig.cache as {name: string}).name += `-audience-${audience}`;
+        }
+        return {};
+      },
+      async allContentLoaded({allContent, actions}) {
+        const docs = allContent['docusaurus-plugin-content-docs']?.default as LoadedDocs | undefined;
+        const permalinks = new Map<string, string>();
+        for (const version of docs?.loadedVersions ?? []) {
+          for (const doc of version.docs) {
+            permalinks.set(doc.source.replace(/^@site\//, ''), doc.permalink);
+          }
+        }
+        const wrong = pages.filter((page) => permalinks.get(page.source) !== page.route);
+        if (wrong.length > 0) {
+          throw new Error(
+            `access: routes computed for the access manifest differ from Docusaurus's: ${wrong
+              .map((page) => `${page.source}: ${page.route} vs ${permalinks.get(page.source) ?? 'no such doc'}`)
+              .join('; ')}`,
+          );
+        }
+        actions.setGlobalData({
+          audience,
+          restricted: Object.fromEntries(pages.filter((page) => isRestricted(page.rule)).map((page) => [page.route, page.rule])),
+        });
+      },
+      async postBuild({outDir, routesBuildMetadata}) {
+        const restricted = pages.filter((page) => isRestricted(page.rule));
+        if (audience === 'public') {
+          // The withheld page says noindex, which also keeps it out of the sitemap.
+          const indexed = restricted.filter((page) => !routesBuildMetadata[page.route]?.noIndex);
+          if (indexed.length > 0) {
+            throw new Error(`access: withheld pages without noindex: ${indexed.map((page) => page.route).join(', ')}`);
+          }
+        }
+        if (audience !== 'members' || !manifestPath) {
+          return;
+        }
+        const manifest: AccessManifest = {
+          version: 1,
+          baseUrl: context.siteConfig.baseUrl,
+          pages: pages.map((page) => ({...page, chunks: isRestricted(page.rule) ? contentChunkFiles(context.generatedFilesDir, outDir, page.route) : []})),
+        };
+        writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+      },
+    };
+  };
+}

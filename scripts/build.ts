@@ -1,0 +1,39 @@
+/**
+ * `npm run build`: the two audience builds and what serves them.
+ *
+ *   build/public/     restricted pages withheld (PORTAL_AUDIENCE=public)
+ *   build/members/    every page (PORTAL_AUDIENCE=members)
+ *   build/access-manifest.json   route → rule and restricted chunks, for the gate
+ *
+ * Each build then gets its security headers (scripts/security-headers.ts).
+ * Extra arguments go to both `docusaurus build` runs.
+ */
+import {spawnSync} from 'node:child_process';
+import {existsSync, rmSync} from 'node:fs';
+import path from 'node:path';
+import {writeSecurityHeaders} from './security-headers';
+
+const ROOT = path.resolve(__dirname, '..');
+const BUILD = path.join(ROOT, 'build');
+const docusaurus = path.join(ROOT, 'node_modules', '.bin', 'docusaurus');
+
+rmSync(BUILD, {recursive: true, force: true});
+const manifest = path.join(BUILD, 'access-manifest.json');
+for (const audience of ['public', 'members'] as const) {
+  const outDir = path.join(BUILD, audience);
+  console.log(`\n[build] ${audience} audience → ${path.relative(ROOT, outDir)}/`);
+  const result = spawnSync(docusaurus, ['build', '--out-dir', outDir, ...process.argv.slice(2)], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: {...process.env, PORTAL_AUDIENCE: audience, PORTAL_ACCESS_MANIFEST: manifest},
+  });
+  if (result.status !== 0) {
+    console.error(`[build] the ${audience} build failed`);
+    process.exit(result.status ?? 1);
+  }
+  writeSecurityHeaders(outDir);
+}
+if (!existsSync(manifest)) {
+  console.error('[build] the members build wrote no access manifest');
+  process.exit(1);
+}

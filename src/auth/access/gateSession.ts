@@ -1,0 +1,60 @@
+/**
+ * The browser's side of the gate server (server/gate.ts): after sign-in and
+ * after every token refresh, hand the access token to the gate so it can set
+ * (and renew) its HttpOnly session cookie; on sign-out, ask it to delete the
+ * cookie. The gate marks the pages it serves with a readable `portal_gate`
+ * cookie; without it (a static host such as GitHub Pages) nothing is sent.
+ */
+
+export const GATE_MARKER_COOKIE = 'portal_gate';
+export const SESSION_PATH = '_portal/session';
+
+export type GateSync = 'no-gate' | 'started' | 'renewed' | 'refused' | 'failed';
+
+export function gatePresent(cookies: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
+  return new RegExp(`(?:^|;\\s*)${GATE_MARKER_COOKIE}=1(?:;|$)`).test(cookies);
+}
+
+/**
+ * Sends the token in a header (never in a URL), same-origin only. `started`
+ * means the request came without a valid session cookie, so the page on
+ * screen was served as public and should be loaded again.
+ */
+export async function syncGateSession(accessToken: string, baseUrl: string): Promise<GateSync> {
+  if (!gatePresent()) {
+    return 'no-gate';
+  }
+  try {
+    const response = await fetch(`${baseUrl}${SESSION_PATH}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: {Authorization: `Bearer ${accessToken}`},
+    });
+    if (response.status === 401 || response.status === 403) {
+      return 'refused';
+    }
+    if (!response.ok) {
+      return 'failed';
+    }
+    const body = (await response.json()) as {hadSession?: unknown};
+    return body.hadSession === true ? 'renewed' : 'started';
+  } catch {
+    return 'failed';
+  }
+}
+
+/** Deletes the gate's cookie; resolves (never rejects) within `timeoutMs`. */
+export async function endGateSession(baseUrl: string, timeoutMs = 2000): Promise<void> {
+  if (!gatePresent()) {
+    return;
+  }
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    await fetch(`${baseUrl}${SESSION_PATH}`, {method: 'DELETE', credentials: 'same-origin', keepalive: true, signal: controller.signal});
+  } catch {
+    // The cookie still expires with the token.
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The body of a page withheld from the public build: what each reader is told.
+ */
+import {renderToString} from 'react-dom/server';
+import {fireEvent, render, screen} from '@testing-library/react';
+import {PortalAuthContext, type PortalAuthValue} from '../../src/auth/PortalAuthProvider';
+import {authValue} from '../support/authValue';
+import RestrictedPage from '../../src/auth/access/RestrictedPage';
+import {setDocFrontMatter} from '../support/docusaurus/docsClient';
+
+
+const DEVON = {
+  object: 'user' as const,
+  id: 'user_developer',
+  email: 'devon@acme.test',
+  emailVerified: true,
+  firstName: 'Devon',
+  lastName: 'Developer',
+  profilePictureUrl: null,
+  lastSignInAt: null,
+  externalId: null,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+
+const show = (value: PortalAuthValue) =>
+  render(
+    <PortalAuthContext.Provider value={value}>
+      <RestrictedPage />
+    </PortalAuthContext.Provider>,
+  );
+
+afterEach(() => {
+  document.cookie = 'portal_gate=; Max-Age=0; Path=/';
+});
+
+describe('restricted page', () => {
+  it('asks a signed-out reader to sign in, and starts sign-in from the page', () => {
+    setDocFrontMatter({portal_access: {kind: 'signed-in'}});
+    const signIn = jest.fn(async () => undefined);
+    show(authValue({signIn}));
+    expect(screen.getByRole('status')).toHaveTextContent('Sign in to read this page');
+    fireEvent.click(screen.getByRole('button', {name: 'Sign in'}));
+    expect(signIn).toHaveBeenCalledTimes(1);
+  });
+
+  it('renders the loading state on the server, with the button present but disabled (no layout shift)', () => {
+    setDocFrontMatter({portal_access: {kind: 'signed-in'}});
+    const html = renderToString(
+      <PortalAuthContext.Provider value={authValue({isLoading: true})}>
+        <RestrictedPage />
+      </PortalAuthContext.Provider>,
+    );
+    expect(html).toContain('Sign in to read this page');
+    expect(html).toMatch(/<button[^>]*disabled/);
+  });
+
+  it('tells a signed-in reader without the role which role they need', () => {
+    setDocFrontMatter({portal_access: {kind: 'roles', roles: ['admin'], permissions: []}});
+    show(authValue({user: DEVON, role: 'member', roles: ['member'], permissions: ['docs:read']}));
+    expect(screen.getByRole('status')).toHaveTextContent('You need the admin role');
+    expect(screen.queryByRole('button', {name: 'Sign in'})).toBeNull();
+  });
+
+  it('says the members’ version is loading when a gate serves the site, and that it is not published on a static host', () => {
+    setDocFrontMatter({portal_access: {kind: 'signed-in'}});
+    const signedIn = authValue({user: DEVON, role: 'member', roles: ['member']});
+    const {unmount} = show(signedIn);
+    expect(screen.getByRole('status')).toHaveTextContent('Not published on this site');
+    unmount();
+    document.cookie = 'portal_gate=1; Path=/';
+    show(signedIn);
+    expect(screen.getByRole('status')).toHaveTextContent('Opening the page for members');
+  });
+
+  it('explains when sign-in is not available at all', () => {
+    setDocFrontMatter({portal_access: {kind: 'signed-in'}});
+    show(authValue({available: false}));
+    expect(screen.getByText(/Sign-in is not available on this site/)).toBeInTheDocument();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+});
