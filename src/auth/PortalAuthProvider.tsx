@@ -78,7 +78,7 @@ function hasStoredSession(settings: AuthSettings): boolean {
   return /(?:^|;\s*)workos-has-session=/.test(document.cookie);
 }
 
-const SIGNED_OUT: AuthState = {
+export const SIGNED_OUT: AuthState = {
   isLoading: false,
   user: null,
   role: null,

@@ -1,16 +1,9 @@
-import type {PortalAuthValue} from '../../src/auth/PortalAuthProvider';
+import {SIGNED_OUT, type PortalAuthValue} from '../../src/auth/PortalAuthProvider';
 
 /** A hand-built auth context value for component tests: signed out and loaded unless overridden. */
 export function authValue(overrides: Partial<PortalAuthValue> = {}): PortalAuthValue {
   return {
-    isLoading: false,
-    user: null,
-    role: null,
-    roles: [],
-    organizationId: null,
-    permissions: [],
-    featureFlags: [],
-    impersonator: null,
+    ...SIGNED_OUT,
     available: true,
     notice: null,
     dismissNotice: () => undefined,

@@ -1,0 +1,67 @@
+/**
+ * The browser's side of the gate server: when it talks to the gate, what it
+ * sends, and how it reads the answers.
+ */
+import {endGateSession, syncGateSession} from '../../src/auth/access/gateSession';
+
+const TOKEN = 'header.payload.signature';
+
+function answer(status: number, body: unknown = {}): Response {
+  return new Response(status === 204 ? null : JSON.stringify(body), {status, headers: {'Content-Type': 'application/json'}});
+}
+
+let fetchSpy: jest.SpiedFunction<typeof fetch>;
+
+beforeEach(() => {
+  fetchSpy = jest.spyOn(globalThis, 'fetch');
+});
+
+afterEach(() => {
+  fetchSpy.mockRestore();
+  document.cookie = 'portal_gate=; Max-Age=0; Path=/';
+});
+
+describe('gate session (browser side)', () => {
+  it('sends nothing where no gate serves the site (a static host)', async () => {
+    await expect(syncGateSession(TOKEN, '/')).resolves.toBe('no-gate');
+    await endGateSession('/');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('posts the token in the Authorization header, never in the URL, to the site under its baseUrl', async () => {
+    document.cookie = 'portal_gate=1; Path=/';
+    fetchSpy.mockResolvedValue(answer(200, {hadSession: false}));
+    await expect(syncGateSession(TOKEN, '/portal/')).resolves.toBe('started');
+    const [url, init] = fetchSpy.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/portal/_portal/session');
+    expect(url).not.toContain(TOKEN);
+    expect(init).toMatchObject({method: 'POST', credentials: 'same-origin', headers: {Authorization: `Bearer ${TOKEN}`}});
+  });
+
+  it.each([
+    [answer(200, {hadSession: true}), 'renewed'],
+    [answer(401, {error: 'invalid'}), 'refused'],
+    [answer(403), 'refused'],
+    [answer(502), 'failed'],
+    [new Response('<html>proxy error</html>', {status: 200}), 'failed'],
+  ])('reads the answer %# as %s', async (response, expected) => {
+    document.cookie = 'portal_gate=1; Path=/';
+    fetchSpy.mockResolvedValue(response);
+    await expect(syncGateSession(TOKEN, '/')).resolves.toBe(expected);
+  });
+
+  it('reports a network failure instead of throwing', async () => {
+    document.cookie = 'portal_gate=1; Path=/';
+    fetchSpy.mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(syncGateSession(TOKEN, '/')).resolves.toBe('failed');
+  });
+
+  it('ends the session with a DELETE that survives leaving the page, and never rejects', async () => {
+    document.cookie = 'portal_gate=1; Path=/';
+    fetchSpy.mockRejectedValue(new TypeError('Failed to fetch'));
+    await expect(endGateSession('/')).resolves.toBeUndefined();
+    const [url, init] = fetchSpy.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/_portal/session');
+    expect(init).toMatchObject({method: 'DELETE', keepalive: true});
+  });
+});
