@@ -3,6 +3,7 @@ import type * as Preset from '@docusaurus/preset-classic';
 import {themes as prismThemes} from 'prism-react-renderer';
 import {PRODUCT_NAME} from './src/data/platform';
 import {readAuthSettings} from './src/auth/config';
+import {SSR_TEMPLATE} from './src/ssr/pageScripts';
 import {isRestricted} from './src/auth/access/rules';
 import {readAudience, scanAccessRules} from './scripts/access/manifest';
 import {accessMarkdownHooks, accessPlugin} from './scripts/access/plugin';
@@ -103,39 +104,10 @@ const config = {
     },
   },
 
-  // Docusaurus's own page template, with one change: the app's scripts start
-  // after the first paint instead of as `defer` scripts. With `defer`, Chrome
-  // evaluates main.js (React, router, theme: about 2 s of CPU on a slow phone)
-  // before it paints the server-rendered text, so readers stared at a blank
-  // page while nothing needed JavaScript yet. Now the text paints first and
-  // hydration follows; measured with Lighthouse mobile on a long doc, LCP
-  // went from 4.8 s to 1.7 s (bench/results.json). The loader is an inline
-  // script, so its hash is in the Content-Security-Policy like the others;
-  // the URLs sit in a data attribute so that hash stays the same from build
-  // to build (static/_headers can list it).
-  // Scripts are not preloaded: a high-priority preload competes with the
-  // stylesheet for the first paint on slow links. Background tabs run no
-  // animation frames, hence the 250 ms fallback.
-  ssrTemplate: `<!DOCTYPE html>
-<html <%~ it.htmlAttributes %>>
-  <head>
-    <meta charset="UTF-8">
-    <meta name="generator" content="Docusaurus v<%= it.version %>">
-    <% it.metaAttributes.forEach((metaAttribute) => { %>
-      <%~ metaAttribute %>
-    <% }); %>
-    <%~ it.headTags %>
-    <% it.stylesheets.forEach((stylesheet) => { %>
-      <link rel="stylesheet" href="<%= it.baseUrl %><%= stylesheet %>" />
-    <% }); %>
-  </head>
-  <body <%~ it.bodyAttributes %>>
-    <%~ it.preBodyTags %>
-    <div id="__docusaurus"><%~ it.appHtml %></div>
-    <%~ it.postBodyTags %>
-    <script data-scripts="<%= JSON.stringify(it.scripts.map((script) => it.baseUrl + script)) %>">(function(){var scripts=JSON.parse(document.currentScript.getAttribute('data-scripts'));var started=false;function start(){if(started)return;started=true;scripts.forEach(function(src){var script=document.createElement('script');script.src=src;script.async=false;document.head.appendChild(script)})}requestAnimationFrame(function(){setTimeout(start)});setTimeout(start,250)})()</script>
-  </body>
-</html>`,
+  // Scripts start after the first paint (src/ssr/pageScripts.ts says why);
+  // measured with Lighthouse mobile on the long doc, LCP went from 4.8 s to
+  // 1.8 s (bench/results.json).
+  ssrTemplate: SSR_TEMPLATE,
 
   // Runs in the browser before hydration (see the file for why).
   clientModules: ['./src/clientModules/announcementBar.ts'],

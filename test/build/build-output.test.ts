@@ -6,6 +6,7 @@ import {existsSync, readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
 import config from '../../docusaurus.config';
 import sidebars from '../../sidebars';
+import type {AccessManifest} from '../../scripts/access/manifest';
 
 const root = path.resolve(__dirname, '../..');
 const buildDir = path.join(root, 'build', 'public');
@@ -101,5 +102,36 @@ describe('production build', () => {
 
   it('gives the members build the same security headers', () => {
     expect(readFileSync(path.join(root, 'build', 'members', '_headers'), 'utf8')).toBe(readFileSync(path.join(buildDir, '_headers'), 'utf8'));
+  });
+
+  describe('restricted pages in the public build', () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'build', 'access-manifest.json'), 'utf8')) as AccessManifest;
+    const restricted = manifest.pages.filter((page) => page.rule.kind !== 'public');
+    const searchIndex = (audience: string) =>
+      readdirSync(path.join(root, 'build', audience))
+        .filter((file) => /^search-index.*\.json$/.test(file))
+        .map((file) => readFileSync(path.join(root, 'build', audience, file), 'utf8'))
+        .join('\n');
+
+    it('restricts at least three pages', () => {
+      expect(restricted.length).toBeGreaterThanOrEqual(3);
+    });
+
+    it.each(restricted.map((page) => [page.route, page]))('%s: title only, noindex, and absent from the sitemap and the search index', (route, page) => {
+      const html = readFileSync(path.join(buildDir, page.route.slice(manifest.baseUrl.length), 'index.html'), 'utf8');
+      expect(titleOf(html)).toBe(`${page.title} | ${SITE}`);
+      expect(html).toMatch(/<meta[^>]*name="?robots"?[^>]*content="noindex, nofollow"/);
+      expect(readFileSync(path.join(buildDir, 'sitemap.xml'), 'utf8')).not.toContain(`${route}<`);
+      expect(searchIndex('public')).not.toContain(`"${route}"`);
+      // The members build has the page (so these checks are not vacuous).
+      expect(readFileSync(path.join(root, 'build', 'members', 'sitemap.xml'), 'utf8')).toContain(`${route}<`);
+    });
+
+    it('keeps role-restricted pages out of the members search index too, and signed-in pages in it', () => {
+      const members = searchIndex('members');
+      for (const page of restricted) {
+        expect(members.includes(`"${page.route}"`)).toBe(page.rule.kind === 'signed-in');
+      }
+    });
   });
 });

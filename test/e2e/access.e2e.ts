@@ -109,8 +109,16 @@ describe('restricted pages', () => {
     await page.getByText(sentence).waitFor();
     const allowed = await page.request.get(`${suite.stack.siteUrl}/${ADMIN_SERVICE.chunks[0]}`);
     expect(allowed.status()).toBe(200);
-    const cookie = (await suite.context.cookies()).find((candidate) => candidate.name === 'portal_session');
+    const sessionCookie = async () => (await suite.context.cookies()).find((candidate) => candidate.name === 'portal_session');
+    const cookie = await sessionCookie();
     expect(cookie).toMatchObject({httpOnly: true, sameSite: 'Lax'});
+
+    // Every SDK refresh renews the gate's cookie: a reload restores the session with a new token.
+    const renewal = page.waitForResponse((response) => response.url().endsWith('/_portal/session') && response.request().method() === 'POST');
+    await page.reload();
+    await expect((await renewal).json()).resolves.toMatchObject({hadSession: true});
+    await page.getByText(sentence).waitFor();
+    expect((await sessionCookie())?.value).not.toBe(cookie?.value);
 
     await suite.userMenu(page, /Ada Admin/).click();
     await page.getByRole('group', {name: 'Account'}).getByRole('button', {name: 'Sign out'}).click();

@@ -65,6 +65,13 @@ describe('routes', () => {
 });
 
 describe('site chrome', () => {
+  it('a healthy home page never shows the base-URL banner, also after its scripts have run', async () => {
+    const page = await open('/');
+    await page.waitForFunction(() => typeof (window as {docusaurus?: unknown}).docusaurus !== 'undefined');
+    await page.getByRole('heading', {level: 1}).waitFor();
+    expect(await page.locator('#portal-base-url-issue-banner').count()).toBe(0);
+  });
+
   it('skip-to-content moves focus to the main content', async () => {
     const page = await open('/docs/');
     await page.keyboard.press('Tab');

@@ -1,9 +1,10 @@
 import {BANNER_TEXT, bannerScript} from '../../src/components/BaseUrlIssueBanner';
+import {SCRIPTS_SETTLED_EVENT} from '../../src/ssr/pageScripts';
 
 function runBannerScript(): void {
   // The script is what the home page's static HTML inlines; run it as the browser would.
   new Function(bannerScript('/'))();
-  document.dispatchEvent(new Event('DOMContentLoaded'));
+  document.dispatchEvent(new Event(SCRIPTS_SETTLED_EVENT));
 }
 
 describe('base URL banner', () => {
@@ -32,5 +33,11 @@ describe('base URL banner', () => {
     window.history.replaceState(null, '', '/%3Cimg%20src=x%20onerror=alert(1)%3E');
     runBannerScript();
     expect(document.querySelector('#portal-base-url-issue-banner img')).toBeNull();
+  });
+
+  it('waits for the page scripts: nothing at DOMContentLoaded, since they start after the first paint', () => {
+    new Function(bannerScript('/'))();
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    expect(document.getElementById('portal-base-url-issue-banner')).toBeNull();
   });
 });

@@ -3,13 +3,16 @@ import {useLocation} from '@docusaurus/router';
 import Head from '@docusaurus/Head';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
+import {SCRIPTS_SETTLED_EVENT} from '@site/src/ssr/pageScripts';
 
 /**
  * The "wrong baseUrl" help banner, with the spec's wording. It replaces the
  * stock banner (`baseUrlIssueBanner: false` in the config) and works the same
  * way: a tiny inline script, emitted only into the home page's static HTML,
  * inserts the banner when the client bundle never started (which is what a
- * wrong baseUrl causes). It is not rendered by React, so crawlers never index
+ * wrong baseUrl causes). It checks once the page's scripts have loaded or
+ * failed (src/ssr/pageScripts.ts), not at DOMContentLoaded: they only start
+ * after the first paint. It is not rendered by React, so crawlers never index
  * it and a healthy page never shows it.
  */
 export const BANNER_TEXT = 'Your site did not load properly.';
@@ -17,7 +20,7 @@ export const BANNER_TEXT = 'Your site did not load properly.';
 export function bannerScript(baseUrl: string): string {
   const suggestion = `var path = window.location.pathname; var suggested = path.slice(-1) === '/' ? path : path + '/';`;
   // textContent only: nothing from the URL is ever parsed as HTML.
-  return `document.addEventListener('DOMContentLoaded', function () {
+  return `document.addEventListener(${JSON.stringify(SCRIPTS_SETTLED_EVENT)}, function () {
   if (typeof window.docusaurus !== 'undefined') return;
   ${suggestion}
   var banner = document.createElement('div');
