@@ -16,7 +16,7 @@ function runLoader(scripts: string[]): void {
   document.body.appendChild(loader);
 }
 
-const appScripts = () => [...document.head.querySelectorAll('script')];
+const appScripts = () => Array.from(document.head.querySelectorAll('script'));
 
 describe('page script loader', () => {
   it('starts the scripts once, in order (async off), after the first frame', async () => {
