@@ -73,31 +73,35 @@ interface LoadedDocs {
   loadedVersions: {docs: {source: string; permalink: string}[]}[];
 }
 
-/** The JS files of a route's content module in a finished build (from Docusaurus's route-to-chunk map). */
-function contentChunkFiles(generatedFilesDir: string, outDir: string, route: string): string[] {
+/**
+ * The JS files of each route's content module in a finished build (from
+ * Docusaurus's route-to-chunk map), read once for all restricted routes.
+ */
+function contentChunkFinder(generatedFilesDir: string, outDir: string): (route: string) => string[] {
   const routesChunkNames = JSON.parse(readFileSync(path.join(generatedFilesDir, 'routesChunkNames.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-  const jsDir = path.join(outDir, 'assets', 'js');
-  const jsFiles = readdirSync(jsDir);
-  const files: string[] = [];
-  for (const [key, chunks] of Object.entries(routesChunkNames)) {
-    // Keys are the route plus a short hash: "/docs/x-a3c".
-    if (key.replace(/-[0-9a-f]{3}$/, '') !== route) {
-      continue;
+  const jsFiles = readdirSync(path.join(outDir, 'assets', 'js'));
+  return (route) => {
+    const files: string[] = [];
+    for (const [key, chunks] of Object.entries(routesChunkNames)) {
+      // Keys are the route plus a short hash: "/docs/x-a3c".
+      if (key.replace(/-[0-9a-f]{3}$/, '') !== route) {
+        continue;
+      }
+      const chunkName = chunks.content;
+      if (typeof chunkName !== 'string') {
+        continue;
+      }
+      const matching = jsFiles.filter((file) => file.startsWith(`${chunkName}.`) && file.endsWith('.js'));
+      if (matching.length !== 1) {
+        throw new Error(`access: expected one JS file for chunk ${chunkName} of ${route}, found ${matching.length}`);
+      }
+      files.push(`assets/js/${matching[0]}`);
     }
-    const chunkName = chunks.content;
-    if (typeof chunkName !== 'string') {
-      continue;
+    if (files.length === 0) {
+      throw new Error(`access: no content chunk found for the restricted route ${route}; the gate could not protect it`);
     }
-    const matching = jsFiles.filter((file) => file.startsWith(`${chunkName}.`) && file.endsWith('.js'));
-    if (matching.length !== 1) {
-      throw new Error(`access: expected one JS file for chunk ${chunkName} of ${route}, found ${matching.length}`);
-    }
-    files.push(`assets/js/${matching[0]}`);
-  }
-  if (files.length === 0) {
-    throw new Error(`access: no content chunk found for the restricted route ${route}; the gate could not protect it`);
-  }
-  return files;
+    return files;
+  };
 }
 
 /**
@@ -160,10 +164,11 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
         if (audience !== 'members' || !manifestPath) {
           return;
         }
+        const contentChunks = contentChunkFinder(context.generatedFilesDir, outDir);
         const manifest: AccessManifest = {
           version: 1,
           baseUrl: context.siteConfig.baseUrl,
-          pages: pages.map((page) => ({...page, chunks: isRestricted(page.rule) ? contentChunkFiles(context.generatedFilesDir, outDir, page.route) : []})),
+          pages: pages.map((page) => ({...page, chunks: isRestricted(page.rule) ? contentChunks(page.route) : []})),
         };
         writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
       },
