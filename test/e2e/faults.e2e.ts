@@ -35,11 +35,17 @@ const {open, signIn, expectProblems} = suite;
 const userMenu = (page: Page) => suite.userMenu(page, /Devon Developer/);
 const docsReadable = async (page: Page) => expect(page.locator('h1').first().isVisible()).resolves.toBe(true);
 
-it('provider down at page load: docs readable, a notice, and the session resumes when it is back, without a reload', async () => {
-  expectProblems(/ERR_CONNECTION_REFUSED|Failed to fetch|net::/);
+/** A page of /docs/ with Devon signed in and the session settled. */
+async function signedInOnDocs() {
   const page = await open('/docs/');
   await signIn(page, /Devon Developer/);
   await userMenu(page).waitFor();
+  return page;
+}
+
+it('provider down at page load: docs readable, a notice, and the session resumes when it is back, without a reload', async () => {
+  expectProblems(/ERR_CONNECTION_REFUSED|Failed to fetch|net::/);
+  const page = await signedInOnDocs();
 
   await suite.context.route(`${suite.stack.providerUrl}/**`, (route) => route.abort('connectionrefused'));
   await page.reload({waitUntil: 'load'});
@@ -52,9 +58,7 @@ it('provider down at page load: docs readable, a notice, and the session resumes
 
 it('provider answering 500 then recovering: the background refresh recovers without a reload', async () => {
   expectProblems(/status of 500/);
-  const page = await open('/docs/');
-  await signIn(page, /Devon Developer/);
-  await userMenu(page).waitFor();
+  const page = await signedInOnDocs();
   await suite.stack.injectFault({status: 500, count: 2});
   await page.reload({waitUntil: 'load'});
   await docsReadable(page);
@@ -62,9 +66,7 @@ it('provider answering 500 then recovering: the background refresh recovers with
 });
 
 it('provider answering HTML instead of JSON: the session is kept and resumes', async () => {
-  const page = await open('/docs/');
-  await signIn(page, /Devon Developer/);
-  await userMenu(page).waitFor();
+  const page = await signedInOnDocs();
   await suite.stack.injectFault({status: 200, body: '<html><body>Gateway maintenance</body></html>', contentType: 'text/html', count: 1});
   await page.reload({waitUntil: 'load'});
   await docsReadable(page);
@@ -72,9 +74,7 @@ it('provider answering HTML instead of JSON: the session is kept and resumes', a
 });
 
 it('a 3 s slow provider: the docs render at once, the navbar shows its loading state, and nothing shifts', async () => {
-  const page = await open('/docs/');
-  await signIn(page, /Devon Developer/);
-  await userMenu(page).waitFor();
+  const page = await signedInOnDocs();
   await suite.stack.injectFault({delayMs: 3000, passThrough: true, count: 1});
   await page.addInitScript(() => {
     (window as unknown as {__shift: number}).__shift = 0;
