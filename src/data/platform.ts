@@ -28,6 +28,14 @@ export interface EnvVar {
   description: string;
   /** Default used by `docker-compose.yml` for local development, if any. */
   localDefault?: string;
+  /**
+   * Value `make dev` gives the variable when it runs the service on the host,
+   * where Compose host names such as `postgres` or `file-service` do not
+   * resolve. Only set when it differs from `localDefault`.
+   */
+  makeDevValue?: string;
+  /** True for credentials: kept in Secrets Manager outside local development, never logged. */
+  secret?: boolean;
   required: boolean;
 }
 
@@ -44,9 +52,16 @@ export interface Service {
   owner: string;
   /** PostgreSQL database name, or null for stateless services. */
   database: string | null;
-  /** Other services it calls synchronously over HTTP. */
+  /**
+   * Other services it calls synchronously over HTTP. For the gateway, every
+   * service it routes to. Each entry gives the service a base-URL variable
+   * (see `serviceUrlVar`), added to `env` below.
+   */
   dependsOn: ServiceId[];
-  /** Environment variables specific to this service (shared ones are in SHARED_ENV). */
+  /**
+   * Environment variables specific to this service (shared ones are in
+   * SHARED_ENV), including one base-URL variable per service in `dependsOn`.
+   */
   env: EnvVar[];
 }
 
@@ -55,39 +70,44 @@ export const SHARED_ENV: EnvVar[] = [
   {name: 'NODE_ENV', description: 'Runtime mode: `development`, `test` or `production`.', localDefault: 'development', required: true},
   {name: 'PORT', description: 'HTTP port the service listens on.', localDefault: 'see the ports table', required: true},
   {name: 'LOG_LEVEL', description: 'Minimum log level: `debug`, `info`, `warn` or `error`.', localDefault: 'debug', required: false},
-  {name: 'DATABASE_URL', description: 'PostgreSQL connection string used by Prisma (stateful services only).', localDefault: 'postgresql://acme:acme@postgres:5432/<database>', required: false},
-  {name: 'REDIS_URL', description: 'Redis connection string for caching, rate limits and queues.', localDefault: 'redis://redis:6379', required: true},
-  {name: 'INTERNAL_SERVICE_TOKEN', description: 'Shared secret that services present to each other in the `x-internal-token` header.', localDefault: 'local-internal-token', required: true},
+  {name: 'DATABASE_URL', description: 'PostgreSQL connection string used by Prisma (stateful services only).', localDefault: 'postgresql://acme:acme@postgres:5432/<database>', makeDevValue: 'postgresql://acme:acme@localhost:5432/<database>', required: false},
+  {name: 'REDIS_URL', description: 'Redis connection string for caching, rate limits and queues.', localDefault: 'redis://redis:6379', makeDevValue: 'redis://localhost:6379', required: true},
+  {name: 'INTERNAL_SERVICE_TOKEN', description: 'Shared secret that services present to each other in the `x-internal-token` header.', localDefault: 'local-internal-token', secret: true, required: true},
 ];
 
-export const SERVICES: Service[] = [
+/**
+ * The services as written by hand. `SERVICES` below adds the base-URL
+ * variables derived from `dependsOn`, so they cannot drift from the ports.
+ */
+const SERVICE_DEFINITIONS: Service[] = [
   {
     id: 'api-gateway',
     name: 'API Gateway',
-    purpose: 'Single public entry point: terminates TLS, authenticates requests, applies rate limits and routes them to the internal services.',
+    purpose: 'Single public entry point behind the AWS load balancer (which terminates TLS): authenticates requests, applies rate limits and routes them to the internal services.',
     port: 8080,
     gatewayPrefix: '/',
     owner: 'platform',
     database: null,
-    dependsOn: ['auth-service'],
+    dependsOn: ['auth-service', 'admin-service', 'tenant-service', 'file-service', 'template-service', 'cleverscreen-service', 'kira-service', 'vera-service'],
     env: [
-      {name: 'GATEWAY_RATE_LIMIT_PER_MINUTE', description: 'Requests per minute allowed per API key or user.', localDefault: '600', required: false},
+      {name: 'GATEWAY_RATE_LIMIT_PER_MINUTE', description: 'Requests per minute allowed per user (per client IP on public routes).', localDefault: '600', required: false},
       {name: 'GATEWAY_CORS_ORIGINS', description: 'Comma-separated origins allowed to call the API from a browser.', localDefault: 'http://localhost:3000', required: true},
+      {name: 'WORKOS_CLIENT_ID', description: 'WorkOS AuthKit client id: selects the JWKS the gateway verifies access tokens against. Public configuration, not a secret.', required: true},
     ],
   },
   {
     id: 'auth-service',
     name: 'Auth Service',
-    purpose: 'Verifies WorkOS AuthKit sessions, issues internal service tokens and resolves a user to their tenant, roles and permissions.',
+    purpose: 'Runs the WorkOS AuthKit sign-in, refresh and sign-out, verifies sessions for the gateway, resolves a user to their tenant, roles and permissions and issues internal session tokens.',
     port: 3001,
     gatewayPrefix: '/auth',
     owner: 'identity',
     database: 'auth',
     dependsOn: ['tenant-service'],
     env: [
-      {name: 'WORKOS_API_KEY', description: 'Server-side WorkOS API key (secret).', required: true},
-      {name: 'WORKOS_CLIENT_ID', description: 'WorkOS AuthKit client id.', required: true},
-      {name: 'SESSION_TTL_SECONDS', description: 'Lifetime of an internal session token.', localDefault: '900', required: false},
+      {name: 'WORKOS_API_KEY', description: 'Server-side WorkOS API key: exchanges codes, refreshes and revokes sessions. The secret of the pair.', secret: true, required: true},
+      {name: 'WORKOS_CLIENT_ID', description: 'WorkOS AuthKit client id of the environment. Public configuration (it appears in the sign-in URL), not a secret.', required: true},
+      {name: 'SESSION_TTL_SECONDS', description: 'Lifetime of an internal session token, and so of the verification the gateway caches.', localDefault: '900', required: false},
     ],
   },
   {
@@ -127,14 +147,14 @@ export const SERVICES: Service[] = [
     dependsOn: ['tenant-service'],
     env: [
       {name: 'S3_BUCKET', description: 'Bucket holding uploaded files.', localDefault: 'acme-local-files', required: true},
-      {name: 'S3_ENDPOINT', description: 'S3 endpoint; MinIO in local development.', localDefault: 'http://minio:9000', required: false},
+      {name: 'S3_ENDPOINT', description: 'S3 endpoint; MinIO in local development.', localDefault: 'http://minio:9000', makeDevValue: 'http://localhost:9000', required: false},
       {name: 'FILE_MAX_UPLOAD_MB', description: 'Largest accepted upload, in megabytes.', localDefault: '50', required: false},
     ],
   },
   {
     id: 'template-service',
     name: 'Template Service',
-    purpose: 'Stores versioned prompt and document templates and renders them with tenant data for the assistants and exports.',
+    purpose: 'Stores versioned templates (platform-owned prompts for the assistants, tenant-owned document templates for exports) and renders them with tenant data.',
     port: 3005,
     gatewayPrefix: '/templates',
     owner: 'content',
@@ -154,39 +174,68 @@ export const SERVICES: Service[] = [
     database: 'cleverscreen',
     dependsOn: ['file-service', 'template-service', 'tenant-service'],
     env: [
-      {name: 'LLM_API_KEY', description: 'API key for the language-model provider (secret).', required: true},
-      {name: 'SCREENING_QUEUE', description: 'Redis queue name for screening jobs.', localDefault: 'screening-jobs', required: false},
+      {name: 'LLM_API_KEY', description: 'API key for the language-model provider.', secret: true, required: true},
+      {name: 'SCREENING_QUEUE', description: 'BullMQ queue for screening jobs, one job per candidate document.', localDefault: 'screening-jobs', required: false},
     ],
   },
   {
     id: 'kira-service',
     name: 'Kira Service',
-    purpose: 'Kira, the conversational assistant for end users: chat sessions, retrieval over tenant documents and tool calls.',
+    purpose: 'Kira, the conversational assistant for end users: chat sessions, keyword retrieval over tenant documents and tool calls.',
     port: 3007,
     gatewayPrefix: '/kira',
     owner: 'ai',
     database: 'kira',
     dependsOn: ['file-service', 'template-service', 'tenant-service'],
     env: [
-      {name: 'LLM_API_KEY', description: 'API key for the language-model provider (secret).', required: true},
+      {name: 'LLM_API_KEY', description: 'API key for the language-model provider.', secret: true, required: true},
       {name: 'KIRA_MODEL', description: 'Model identifier used for chat completions.', localDefault: 'gpt-4o-mini', required: false},
     ],
   },
   {
     id: 'vera-service',
     name: 'Vera Service',
-    purpose: 'Vera, the voice and meeting assistant: transcribes recordings, summarises them and extracts action items.',
+    purpose: 'Vera, the voice and meeting assistant: transcribes recordings (timestamps, no speaker labels), summarises them and extracts action items.',
     port: 3008,
     gatewayPrefix: '/vera',
     owner: 'ai',
     database: 'vera',
     dependsOn: ['file-service', 'template-service', 'tenant-service'],
     env: [
-      {name: 'LLM_API_KEY', description: 'API key for the language-model provider (secret).', required: true},
+      {name: 'LLM_API_KEY', description: 'API key for the language-model provider.', secret: true, required: true},
       {name: 'VERA_TRANSCRIPTION_MODEL', description: 'Speech-to-text model identifier.', localDefault: 'whisper-1', required: false},
     ],
   },
 ];
+
+/** Name of the variable that holds a service's base URL, e.g. `FILE_SERVICE_URL` for `file-service`. */
+export function serviceUrlVar(id: ServiceId): string {
+  return `${id.toUpperCase().replace(/-/g, '_')}_URL`;
+}
+
+/**
+ * The base-URL variable a caller reads to reach `id`: the Compose host name
+ * in containers, `localhost` under `make dev`, the service's internal DNS
+ * name in AWS. Code builds URLs from it, never from a hard-coded host.
+ */
+function serviceUrlEnv(id: ServiceId): EnvVar {
+  const target = SERVICE_DEFINITIONS.find((candidate) => candidate.id === id);
+  if (!target) {
+    throw new Error(`Unknown service id "${id}" in dependsOn`);
+  }
+  return {
+    name: serviceUrlVar(id),
+    description: `Base URL of the ${target.name}, without a trailing slash.`,
+    localDefault: `http://${id}:${target.port}`,
+    makeDevValue: `http://localhost:${target.port}`,
+    required: true,
+  };
+}
+
+export const SERVICES: Service[] = SERVICE_DEFINITIONS.map((service) => ({
+  ...service,
+  env: [...service.env, ...service.dependsOn.map(serviceUrlEnv)],
+}));
 
 /** Infrastructure containers started by `make up` next to the services. */
 export const INFRASTRUCTURE = [
@@ -277,7 +326,7 @@ export interface Role {
  */
 export const ROLES: Role[] = [
   {name: 'member', description: 'Customer role. Regular user of a customer organisation: uses Kira, Vera and CleverScreen and uploads files.'},
-  {name: 'admin', description: 'Customer role. Administrator of a customer organisation: everything a member can do, plus tenant settings, deleting files, editing and publishing templates and managing Kira knowledge sources.'},
+  {name: 'admin', description: 'Customer role. Administrator of a customer organisation: everything a member can do, plus tenant settings, deleting files, editing and publishing the tenant\'s document templates and managing Kira knowledge sources.'},
   {name: 'support', description: 'Staff role, Acme staff organisation only. Support staff: user look-up, session revocation, reading flags and the audit log in the admin service.'},
   {name: 'operations', description: 'Staff role, Acme staff organisation only. Operations staff: everything support can do, plus changing feature flags and suspending tenants.'},
 ];
@@ -297,9 +346,9 @@ export const PERMISSIONS: Permission[] = [
   {name: 'files:read', description: 'List files, read their metadata and download them.', roles: ['member', 'admin']},
   {name: 'files:upload', description: 'Request upload URLs and complete uploads.', roles: ['member', 'admin']},
   {name: 'files:delete', description: 'Delete files of the tenant.', roles: ['admin']},
-  {name: 'templates:read', description: 'List, read and preview-render templates.', roles: ['member', 'admin']},
-  {name: 'templates:write', description: 'Create templates and add draft versions.', roles: ['admin']},
-  {name: 'templates:publish', description: 'Make a template version the current one.', roles: ['admin']},
+  {name: 'templates:read', description: 'List, read and preview-render the tenant\'s document templates.', roles: ['member', 'admin']},
+  {name: 'templates:write', description: 'Create the tenant\'s document templates and add draft versions. Platform prompt templates are not editable through the API.', roles: ['admin']},
+  {name: 'templates:publish', description: 'Make a version of a tenant document template the current one.', roles: ['admin']},
   {name: 'screening:read', description: 'Read role profiles, screening runs and shortlists.', roles: ['member', 'admin']},
   {name: 'screening:write', description: 'Create and edit role profiles, start and cancel screening runs.', roles: ['member', 'admin']},
   {name: 'kira:chat', description: 'Chat with Kira and read the knowledge sources of the tenant.', roles: ['member', 'admin']},

@@ -74,7 +74,11 @@ export function ServiceSummary({id}: {id: ServiceId}): ReactNode {
         <dt>Calls</dt>
         <dd><LinkList ids={service.dependsOn} /></dd>
         <dt>Called by</dt>
-        <dd><LinkList ids={callers.map((caller) => caller.id)} /></dd>
+        <dd>
+          {callers.length === 0 && service.gatewayPrefix === '/'
+            ? 'clients on the internet, through the load balancer'
+            : <LinkList ids={callers.map((caller) => caller.id)} />}
+        </dd>
       </dl>
     </div>
   );
@@ -116,12 +120,20 @@ export function PortsTable(): ReactNode {
   );
 }
 
-function EnvRows({vars}: {vars: EnvVar[]}): ReactNode {
+function LocalDefault({variable}: {variable: EnvVar}): ReactNode {
+  if (variable.localDefault) {
+    return <code>{variable.localDefault}</code>;
+  }
+  return <em>{variable.secret ? 'secret, no default' : 'no default, set in .env'}</em>;
+}
+
+function EnvRows({vars, withMakeDev}: {vars: EnvVar[]; withMakeDev: boolean}): ReactNode {
   return vars.map((variable) => (
     <tr key={variable.name}>
-      <td><code>{variable.name}</code></td>
+      <td><code>{variable.name}</code>{variable.secret && ' (secret)'}</td>
       <td>{variable.required ? 'yes' : 'no'}</td>
-      <td>{variable.localDefault ? <code>{variable.localDefault}</code> : <em>secret, no default</em>}</td>
+      <td><LocalDefault variable={variable} /></td>
+      {withMakeDev && <td>{variable.makeDevValue ? <code>{variable.makeDevValue}</code> : 'same'}</td>}
       <td>{variable.description}</td>
     </tr>
   ));
@@ -133,9 +145,13 @@ function EnvRows({vars}: {vars: EnvVar[]}): ReactNode {
  */
 export function EnvVarTable({service, shared}: {service?: ServiceId; shared?: boolean}): ReactNode {
   const vars = shared || !service ? SHARED_ENV : serviceById(service).env;
+  const withMakeDev = vars.some((variable) => variable.makeDevValue);
+  const headings = withMakeDev
+    ? ['Variable', 'Required', 'Local default', 'Under make dev', 'Meaning']
+    : ['Variable', 'Required', 'Local default', 'Meaning'];
   return (
-    <FactTable headings={['Variable', 'Required', 'Local default', 'Meaning']}>
-      <EnvRows vars={vars} />
+    <FactTable headings={headings}>
+      <EnvRows vars={vars} withMakeDev={withMakeDev} />
     </FactTable>
   );
 }
