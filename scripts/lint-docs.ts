@@ -1,17 +1,37 @@
 /**
  * Our own documentation rules (markdownlint-cli2 checks Markdown style):
  * front matter, length, structure, code block languages, required diagrams,
- * and no paragraph copied between pages. Usage:
- *   npm run lint:docs -- [files...]   (default: every page under docs/)
- * Prints `docs/<file>: <rule>: <message>` per problem and exits 1 when there is any.
+ * no paragraph copied between pages, and drift between the pages and the
+ * platform data (`src/data/platform.ts`, `sidebars.ts`) that a machine can see:
+ * make targets, ports and service hostnames, hard-coded service base URLs,
+ * permission names, the sidebar, "Called by" of routed services, and a budget
+ * for prose repeated across pages. Usage:
+ *   npm run lint:docs -- [files...]      (default: every page under docs/)
+ *   npm run lint:docs -- --shingles-at <git revision>   (prints the repeated-prose figure of that revision)
+ * Prints `docs/<file>[:<line>]: <rule>: <message>` per problem (problems in the
+ * data files name `src/data/platform.ts` or `sidebars.ts`) and exits 1 when there is any.
  */
+import {execFileSync} from 'node:child_process';
 import {readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
+import {INFRASTRUCTURE, MAKE_TARGETS, PERMISSIONS, SERVICES, SHARED_ENV, SHARED_LIBRARIES} from '../src/data/platform';
+import sidebars from '../sidebars';
 
 export const MIN_WORDS = 350;
 export const MIN_H2_SECTIONS = 3;
 /** A paragraph shorter than this may repeat (e.g. "See the reference."). */
 export const MIN_DUPLICATE_WORDS = 12;
+
+/** Length of the word shingles that measure prose repeated across pages. */
+export const SHINGLE_WORDS = 8;
+/**
+ * Distinct prose 8-word shingles that occur on two or more pages, measured on the
+ * 33 handbook pages at commit 42a6c3f (before the handbook rework of issue 16):
+ * `npm run lint:docs -- --shingles-at 42a6c3f`. Repeated prose must stay at or
+ * below REPEATED_PROSE_BUDGET of it (issue 16: at least 20 % less repetition).
+ */
+export const REPEATED_SHINGLES_BASELINE = 29;
+export const REPEATED_PROSE_BUDGET = 0.8;
 
 /** Pages that must contain at least one mermaid diagram. */
 export const MERMAID_REQUIRED = [
@@ -26,10 +46,40 @@ export const MERMAID_REQUIRED = [
 const SERVICE_SECTIONS = ['Purpose', 'API surface', 'Data model', 'Configuration', 'Dependencies', 'Local development', 'Troubleshooting'];
 const LIBRARY_SECTIONS = ['What it provides', 'Usage example', 'Conventions', 'Pitfalls'];
 
+/** Where the sidebar keeps service and shared-library pages (doc ids `internal-developers/<dir>/<id>`). */
+const SERVICES_DIR = 'internal-developers/services';
+const LIBRARIES_DIR = 'internal-developers/shared-libraries';
+
+/**
+ * Local ports that are not a service or infrastructure container of
+ * `src/data/platform.ts` but that pages may name on localhost.
+ */
+export const OTHER_LOCAL_PORTS: Record<number, string> = {
+  5555: 'Prisma Studio (make db-studio)',
+  9001: 'MinIO console',
+  9229: 'Node.js inspector (debugger attach)',
+};
+
+/**
+ * The hypothetical service that the "Adding a New Service" walkthrough scaffolds.
+ * Its name and port are allowed on that page only; everything else about it
+ * (hard-coded base URLs, for example) is checked like a real service.
+ */
+export const EXAMPLE_SERVICES = [{id: 'insights-service', port: 3009, page: 'internal-developers/development/adding-new-service.md'}];
+
+/** Code block languages whose lines run commands, where `make <target>` is checked. */
+const COMMAND_LANGUAGES = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal', 'yaml', 'yml', 'make', 'makefile', 'mk', 'dockerfile']);
+/** Code block languages that are configuration: the place where service base URLs are set. */
+const CONFIG_LANGUAGES = new Set(['yaml', 'yml', 'env', 'dotenv', 'ini', 'properties', 'toml', 'hcl', 'terraform', 'tf', 'dockerfile', 'mermaid']);
+const MAKEFILE_LANGUAGES = new Set(['make', 'makefile', 'mk']);
+
 export interface Problem {
+  /** Path relative to docs/, with forward slashes (`../src/data/platform.ts` for the data files). */
   file: string;
   rule: string;
   message: string;
+  /** 1-based line in the file, when the problem is on one line. */
+  line?: number;
 }
 
 export interface Page {
@@ -38,6 +88,28 @@ export interface Page {
   source: string;
 }
 
+/** The facts of `src/data/platform.ts` the checks compare pages against. */
+export interface PlatformFacts {
+  services: {id: string; name: string; port: number; gatewayPrefix: string; dependsOn: readonly string[]; env: readonly {name: string; localDefault?: string}[]}[];
+  infrastructure: readonly {name: string; port: number}[];
+  sharedEnv: readonly {name: string; localDefault?: string}[];
+  libraries: readonly {id: string}[];
+  makeTargets: readonly {name: string}[];
+  permissions: readonly {name: string}[];
+}
+
+export const PLATFORM: PlatformFacts = {
+  services: SERVICES,
+  infrastructure: INFRASTRUCTURE,
+  sharedEnv: SHARED_ENV,
+  libraries: SHARED_LIBRARIES,
+  makeTargets: MAKE_TARGETS,
+  permissions: PERMISSIONS,
+};
+
+const PLATFORM_FILE = '../src/data/platform.ts';
+const SIDEBARS_FILE = '../sidebars.ts';
+
 interface ParsedPage {
   frontMatter: Record<string, string>;
   /** Body without fenced code blocks. */
@@ -45,8 +117,10 @@ interface ParsedPage {
   fences: {language: string}[];
 }
 
+const FRONT_MATTER = /^---\n([\s\S]*?)\n---\n?/;
+
 function parse(source: string): ParsedPage {
-  const match = /^---\n([\s\S]*?)\n---\n?/.exec(source);
+  const match = FRONT_MATTER.exec(source);
   const frontMatter: Record<string, string> = {};
   for (const line of (match?.[1] ?? '').split('\n')) {
     const field = /^([A-Za-z_][\w-]*):\s*(.*)$/.exec(line);
@@ -63,14 +137,53 @@ function parse(source: string): ParsedPage {
   return {frontMatter, prose, fences};
 }
 
+export interface SourceLine {
+  /** 1-based line number in the file. */
+  number: number;
+  text: string;
+  /** Language of the fenced code block the line is in ('' without a tag), or null for prose. */
+  code: string | null;
+}
+
+/** The lines after the front matter, each marked as prose or as code of a language (fence lines left out). */
+export function sourceLines(source: string): SourceLine[] {
+  const lines = source.split('\n');
+  const frontMatter = FRONT_MATTER.exec(source);
+  const skip = frontMatter ? frontMatter[0].replace(/\n$/, '').split('\n').length : 0;
+  const result: SourceLine[] = [];
+  let fence: {marker: string; language: string} | null = null;
+  lines.forEach((text, index) => {
+    if (index < skip) {
+      return;
+    }
+    if (fence) {
+      if (new RegExp(`^[ \\t]*${fence.marker}[ \\t]*$`).test(text)) {
+        fence = null;
+      } else {
+        result.push({number: index + 1, text, code: fence.language});
+      }
+      return;
+    }
+    const open = /^[ \t]*(```+|~~~+)(.*)$/.exec(text);
+    if (open?.[1]) {
+      fence = {marker: open[1], language: (open[2] ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? ''};
+      return;
+    }
+    result.push({number: index + 1, text, code: null});
+  });
+  return result;
+}
+
+/** Lines a reader reads as prose: no imports, tables, JSX component lines, admonition fences or HTML comments. */
+function isReadableProse(line: string): boolean {
+  return !/^\s*(import|export)\s/.test(line) && !/^\s*\|/.test(line) && !/^\s*<\/?[A-Z][^>]*>\s*$/.test(line) && !/^\s*:::/.test(line);
+}
+
 /** Words a reader reads: no imports, JSX component lines, tables, markup or link targets. */
 export function proseWords(prose: string): number {
   const text = prose
     .split('\n')
-    .filter((line) => !/^\s*(import|export)\s/.test(line))
-    .filter((line) => !/^\s*\|/.test(line))
-    .filter((line) => !/^\s*<\/?[A-Z][^>]*>\s*$/.test(line))
-    .filter((line) => !/^\s*:::/.test(line))
+    .filter(isReadableProse)
     .join('\n')
     .replace(/\]\([^)]*\)/g, ']')
     .replace(/[#>*_`[\]]/g, ' ');
@@ -85,7 +198,7 @@ function paragraphs(prose: string): string[] {
     .map((block) => block.replace(/\s+/g, ' ').toLowerCase());
 }
 
-export function lintPage(page: Page): Problem[] {
+export function lintPage(page: Page, facts: PlatformFacts = PLATFORM): Problem[] {
   const problems: Problem[] = [];
   const report = (rule: string, message: string) => problems.push({file: page.file, rule, message});
   const {frontMatter, prose, fences} = parse(page.source);
@@ -129,7 +242,335 @@ export function lintPage(page: Page): Problem[] {
   if (missing.length > 0) {
     report('structure', `missing "##" sections: ${missing.join(', ')}`);
   }
+  return [...problems, ...checkMakeTargets(page, facts), ...checkAddresses(page, facts), ...checkPermissions(page, facts)];
+}
+
+/** Inline code spans of a prose line. */
+function inlineCode(text: string): string[] {
+  return [...text.matchAll(/`([^`]+)`/g)].map((span) => span[1] ?? '');
+}
+
+/** `make` invocations in a command: the targets and the `SERVICE=` values each names. */
+function makeInvocations(command: string): {targets: string[]; services: string[]}[] {
+  const invocations: {targets: string[]; services: string[]}[] = [];
+  const start = /(?:^|&&|\|\||;|\(|\$\s|\bthen\s|\bdo\s|\brun:|\bRUN\s|^\s*-\s)\s*(?:\$\(MAKE\)|make)\s+([^\n;&|#>]*)/g;
+  for (const match of command.matchAll(start)) {
+    const rest = match[1] ?? '';
+    const targets: string[] = [];
+    const services: string[] = [];
+    for (const token of rest.trim().split(/\s+/).filter(Boolean)) {
+      if (token.startsWith('-')) {
+        continue;
+      }
+      const assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(token);
+      if (assignment) {
+        if (assignment[1] === 'SERVICE' && /^[a-z][a-z0-9-]*$/.test(assignment[2] ?? '')) {
+          services.push(assignment[2] ?? '');
+        }
+        continue;
+      }
+      if (!/^[a-z][a-z0-9_-]*$/.test(token)) {
+        break;
+      }
+      targets.push(token);
+    }
+    invocations.push({targets, services});
+  }
+  return invocations;
+}
+
+/**
+ * (a) Every `make <target>` in a page (inline code, shell, YAML and Makefile code
+ * blocks) names a target in MAKE_TARGETS, and every `SERVICE=<id>` names a
+ * service. Targets that a Makefile block on the same page defines are allowed
+ * (the page shows how to add them).
+ */
+export function checkMakeTargets(page: Page, facts: PlatformFacts = PLATFORM): Problem[] {
+  const lines = sourceLines(page.source);
+  const known = new Set(facts.makeTargets.map((target) => target.name));
+  for (const line of lines) {
+    if (line.code !== null && MAKEFILE_LANGUAGES.has(line.code)) {
+      const defined = /^([a-z][a-z0-9_-]*)\s*:(?!=)/.exec(line.text);
+      if (defined?.[1]) {
+        known.add(defined[1]);
+      }
+    }
+  }
+  const services = new Set([
+    ...facts.services.map((service) => service.id),
+    ...EXAMPLE_SERVICES.filter((example) => example.page === page.file).map((example) => example.id),
+  ]);
+  const problems: Problem[] = [];
+  for (const line of lines) {
+    let commands: string[];
+    if (line.code === null) {
+      commands = inlineCode(line.text).filter((span) => /(?:^|&&|;|\$\s)\s*make\s/.test(span));
+    } else if (COMMAND_LANGUAGES.has(line.code)) {
+      commands = [line.text.replace(/(^|\s)#.*$/, '')];
+    } else {
+      continue;
+    }
+    for (const command of commands) {
+      for (const {targets, services: named} of makeInvocations(command)) {
+        for (const target of targets.filter((candidate) => !known.has(candidate))) {
+          problems.push({file: page.file, line: line.number, rule: 'make-target', message: `"make ${target}" is not a target in MAKE_TARGETS of src/data/platform.ts`});
+        }
+        for (const service of named.filter((candidate) => !services.has(candidate))) {
+          problems.push({file: page.file, line: line.number, rule: 'make-target', message: `SERVICE=${service} is not a service id in src/data/platform.ts`});
+        }
+      }
+    }
+  }
   return problems;
+}
+
+/** Name of the configuration variable that holds a service's base URL. */
+export function baseUrlVariable(serviceId: string): string {
+  return `${serviceId.toUpperCase().replace(/-/g, '_')}_URL`;
+}
+
+/**
+ * (b) Ports and hostnames: `localhost:NNNN` names a port of platform.ts (a
+ * service, an infrastructure container, a local default or OTHER_LOCAL_PORTS),
+ * `scheme://<service or container>:NNNN` uses that one's port, and no code
+ * block except configuration hard-codes a service base URL
+ * (`http://<service-id>[:port]`) instead of reading its `<SERVICE>_URL` variable.
+ */
+export function checkAddresses(page: Page, facts: PlatformFacts = PLATFORM): Problem[] {
+  const examples = EXAMPLE_SERVICES.filter((example) => example.page === page.file);
+  const hosts = new Map<string, number>([
+    ...facts.services.map((service) => [service.id, service.port] as [string, number]),
+    ...facts.infrastructure.map((container) => [container.name, container.port] as [string, number]),
+    ...examples.map((example) => [example.id, example.port] as [string, number]),
+  ]);
+  const serviceIds = new Set([...facts.services.map((service) => service.id), ...examples.map((example) => example.id)]);
+  const localPorts = new Set<number>([...hosts.values(), ...Object.keys(OTHER_LOCAL_PORTS).map(Number)]);
+  for (const variable of [...facts.sharedEnv, ...facts.services.flatMap((service) => service.env)]) {
+    for (const match of (variable.localDefault ?? '').matchAll(/localhost:(\d+)/g)) {
+      localPorts.add(Number(match[1]));
+    }
+  }
+  const problems: Problem[] = [];
+  const report = (line: SourceLine, rule: string, message: string) => problems.push({file: page.file, line: line.number, rule, message});
+  for (const line of sourceLines(page.source)) {
+    for (const match of line.text.matchAll(/\b(?:localhost|127\.0\.0\.1):(\d{2,5})\b/g)) {
+      const port = Number(match[1]);
+      if (!localPorts.has(port)) {
+        report(line, 'port', `${match[0]}: no service or container of src/data/platform.ts listens on ${port}`);
+      }
+    }
+    for (const match of line.text.matchAll(/(?<=\/\/|@)([a-z][a-z0-9-]*):(\d{2,5})\b/g)) {
+      const expected = hosts.get(match[1] ?? '');
+      if (expected !== undefined && expected !== Number(match[2])) {
+        report(line, 'port', `${match[0]}: ${match[1]} listens on ${expected} in src/data/platform.ts`);
+      }
+    }
+    if (line.code === null || CONFIG_LANGUAGES.has(line.code)) {
+      continue;
+    }
+    for (const match of line.text.matchAll(/https?:\/\/([a-z][a-z0-9-]*)(?::\d+)?(?![\w.-])/g)) {
+      const id = match[1] ?? '';
+      if (!serviceIds.has(id)) {
+        continue;
+      }
+      const before = line.text.slice(0, match.index);
+      if (/\b[A-Z][A-Z0-9_]*_URL\s*[:=]\s*["']?$/.test(before)) {
+        continue; // the value of the configuration variable itself, e.g. FILE_SERVICE_URL=http://file-service:3004
+      }
+      report(line, 'service-url', `${match[0]} is hard-coded; read the base URL from configuration (${baseUrlVariable(id)})`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Permission names (`resource:action`) written in inline code or quoted in
+ * code blocks name a permission of PERMISSIONS in platform.ts, for the
+ * resources that platform.ts knows.
+ */
+export function checkPermissions(page: Page, facts: PlatformFacts = PLATFORM): Problem[] {
+  const known = new Set(facts.permissions.map((permission) => permission.name));
+  const resources = new Set(facts.permissions.map((permission) => permission.name.split(':')[0]));
+  const problems: Problem[] = [];
+  for (const line of sourceLines(page.source)) {
+    const candidates = line.code === null ? inlineCode(line.text) : [...line.text.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((match) => match[1] ?? match[2] ?? '');
+    for (const candidate of candidates) {
+      const permission = /^([a-z]+):([a-z][a-z-]*)$/.exec(candidate.trim());
+      if (permission && resources.has(permission[1]) && !known.has(permission[0])) {
+        problems.push({file: page.file, line: line.number, rule: 'permission', message: `"${permission[0]}" is not a permission in PERMISSIONS of src/data/platform.ts`});
+      }
+    }
+  }
+  return problems;
+}
+
+/** Doc ids of a sidebar (strings, `{type: 'doc', id}` and nested categories). */
+export function sidebarDocIds(items: unknown): string[] {
+  if (typeof items === 'string') {
+    return [items];
+  }
+  if (Array.isArray(items)) {
+    return items.flatMap(sidebarDocIds);
+  }
+  if (items && typeof items === 'object') {
+    const item = items as {type?: string; id?: unknown; items?: unknown};
+    if (item.type === 'doc' && typeof item.id === 'string') {
+      return [item.id];
+    }
+    if (item.items) {
+      return sidebarDocIds(item.items);
+    }
+    return Object.values(items).flatMap(sidebarDocIds);
+  }
+  return [];
+}
+
+/**
+ * (c) The sidebar and platform.ts agree: every service and shared library has
+ * its page in the sidebar, and every services/ and shared-libraries/ page in
+ * the sidebar is a service or library of platform.ts.
+ */
+export function checkSidebar(docIds: string[], facts: PlatformFacts = PLATFORM): Problem[] {
+  const problems: Problem[] = [];
+  const ids = new Set(docIds);
+  const groups = [
+    {dir: SERVICES_DIR, what: 'service', list: 'SERVICES', known: facts.services.map((service) => service.id)},
+    {dir: LIBRARIES_DIR, what: 'shared library', list: 'SHARED_LIBRARIES', known: facts.libraries.map((library) => library.id)},
+  ];
+  for (const {dir, what, list, known} of groups) {
+    for (const id of known.filter((candidate) => !ids.has(`${dir}/${candidate}`))) {
+      problems.push({file: SIDEBARS_FILE, rule: 'sidebar', message: `the ${what} "${id}" of src/data/platform.ts has no page ${dir}/${id} in the sidebar`});
+    }
+    for (const docId of docIds.filter((candidate) => candidate.startsWith(`${dir}/`))) {
+      const id = docId.slice(dir.length + 1);
+      if (!known.includes(id)) {
+        problems.push({file: PLATFORM_FILE, rule: 'sidebar', message: `the sidebar page ${docId} is not a ${what} in ${list} of src/data/platform.ts`});
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * (d) "Called by" (computed from dependsOn) is never empty for a service the
+ * gateway routes to: the gateway lists every service with a public prefix.
+ */
+export function checkCallers(facts: PlatformFacts = PLATFORM): Problem[] {
+  const gateway = facts.services.find((service) => service.gatewayPrefix === '/');
+  const problems: Problem[] = [];
+  for (const service of facts.services.filter((candidate) => candidate !== gateway)) {
+    const callers = facts.services.filter((other) => other.dependsOn.includes(service.id)).map((other) => other.id);
+    if (gateway && !callers.includes(gateway.id)) {
+      const shown = callers.length === 0 ? 'its "Called by" is empty' : `its "Called by" (${callers.join(', ')}) leaves the gateway out`;
+      problems.push({
+        file: PLATFORM_FILE,
+        rule: 'called-by',
+        message: `the gateway routes ${service.gatewayPrefix} to ${service.id}, but ${gateway.id} does not list it in dependsOn, so ${shown}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** Words of a prose block, lower case, with code, markup and link targets left out. */
+function shingleWords(block: string): string[] {
+  const text = block
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/<\/?[A-Za-z][^>]*>/g, ' ')
+    .toLowerCase();
+  return text.match(/[a-z0-9]+(?:['’._:/-][a-z0-9]+)*/g) ?? [];
+}
+
+/** Prose blocks of a page (paragraphs, list items, headings), without code blocks, tables, imports or JSX lines. */
+function proseBlocks(source: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  const flush = () => {
+    if (current.length > 0) {
+      blocks.push(current.join(' '));
+      current = [];
+    }
+  };
+  for (const line of sourceLines(source)) {
+    if (line.code !== null || !isReadableProse(line.text) || line.text.trim() === '') {
+      flush();
+      continue;
+    }
+    if (/^\s*(#{1,6}\s|[-*+]\s|\d+\.\s)/.test(line.text)) {
+      flush();
+    }
+    current.push(line.text);
+  }
+  flush();
+  return blocks;
+}
+
+/** The distinct SHINGLE_WORDS-word shingles of a page's prose. */
+export function shingles(source: string): Set<string> {
+  const result = new Set<string>();
+  for (const block of proseBlocks(source)) {
+    const words = shingleWords(block);
+    for (let index = 0; index + SHINGLE_WORDS <= words.length; index += 1) {
+      result.add(words.slice(index, index + SHINGLE_WORDS).join(' '));
+    }
+  }
+  return result;
+}
+
+export interface RepeatedProse {
+  /** Distinct shingles that occur on two or more pages. */
+  count: number;
+  /** Per page, how many of its shingles occur on another page too. */
+  byPage: Map<string, number>;
+}
+
+/** (e) Prose repeated across pages, as word shingles shared by two or more pages. */
+export function repeatedProse(pages: Page[]): RepeatedProse {
+  const pagesOf = new Map<string, Set<string>>();
+  for (const page of pages) {
+    for (const shingle of shingles(page.source)) {
+      const seen = pagesOf.get(shingle) ?? new Set<string>();
+      seen.add(page.file);
+      pagesOf.set(shingle, seen);
+    }
+  }
+  let count = 0;
+  const byPage = new Map<string, number>();
+  for (const files of pagesOf.values()) {
+    if (files.size < 2) {
+      continue;
+    }
+    count += 1;
+    for (const file of files) {
+      byPage.set(file, (byPage.get(file) ?? 0) + 1);
+    }
+  }
+  return {count, byPage};
+}
+
+/** The largest number of repeated shingles allowed. */
+export function repetitionLimit(baseline = REPEATED_SHINGLES_BASELINE, budget = REPEATED_PROSE_BUDGET): number {
+  return Math.floor(baseline * budget);
+}
+
+export function checkRepetitionBudget(repeated: RepeatedProse, baseline = REPEATED_SHINGLES_BASELINE, budget = REPEATED_PROSE_BUDGET): Problem[] {
+  const limit = repetitionLimit(baseline, budget);
+  if (repeated.count <= limit) {
+    return [];
+  }
+  const worst = [...repeated.byPage.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([file, count]) => `${file} ${count}`)
+    .join(', ');
+  return [
+    {
+      file: 'internal-developers',
+      rule: 'repeated-prose',
+      message: `${repeated.count} ${SHINGLE_WORDS}-word shingles of prose occur on two or more pages, at most ${limit} allowed (${Math.round(budget * 100)} % of the baseline ${baseline}); most shared: ${worst}. Link to the canonical page instead of retelling it.`,
+    },
+  ];
 }
 
 /** Paragraphs (of MIN_DUPLICATE_WORDS words or more) that appear on two pages. */
@@ -152,8 +593,29 @@ export function findSharedParagraphs(pages: Page[]): Problem[] {
   return problems;
 }
 
-export function lintPages(pages: Page[]): Problem[] {
-  return [...pages.flatMap(lintPage), ...findSharedParagraphs(pages)];
+/** The rules of every page, and the paragraphs shared between pages. */
+export function lintPages(pages: Page[], facts: PlatformFacts = PLATFORM): Problem[] {
+  return [...pages.flatMap((page) => lintPage(page, facts)), ...findSharedParagraphs(pages)];
+}
+
+export interface LintResult {
+  problems: Problem[];
+  repeated: RepeatedProse;
+}
+
+/** Everything `npm run lint:docs` checks: the pages, the data files and the repetition budget. */
+export function lintAll(pages: Page[], docIds: string[], facts: PlatformFacts = PLATFORM): LintResult {
+  const repeated = repeatedProse(pages);
+  return {
+    problems: [...lintPages(pages, facts), ...checkSidebar(docIds, facts), ...checkCallers(facts), ...checkRepetitionBudget(repeated)],
+    repeated,
+  };
+}
+
+/** Where a problem is, relative to the repository root, e.g. `docs/internal-developers/x.md:12`. */
+export function location(problem: Problem): string {
+  const file = path.posix.normalize(`docs/${problem.file}`);
+  return problem.line ? `${file}:${problem.line}` : file;
 }
 
 function listDocs(dir: string): string[] {
@@ -166,17 +628,40 @@ function listDocs(dir: string): string[] {
   });
 }
 
+/** The pages under docs/ at a git revision (for measuring the repetition baseline). */
+function pagesAt(revision: string, root: string): Page[] {
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], {encoding: 'utf8', maxBuffer: 64 * 1024 * 1024});
+  return git('ls-tree', '-r', '--name-only', revision, 'docs/')
+    .split('\n')
+    .filter((file) => /\.mdx?$/.test(file))
+    .map((file) => ({file: file.slice('docs/'.length), source: git('show', `${revision}:${file}`)}));
+}
+
 function main(): void {
-  const docsDir = path.resolve(__dirname, '..', 'docs');
+  const root = path.resolve(__dirname, '..');
+  const docsDir = path.join(root, 'docs');
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--shingles-at');
+  if (at >= 0) {
+    const revision = args[at + 1] ?? 'HEAD';
+    const pages = pagesAt(revision, root);
+    console.log(`lint-docs: ${pages.length} pages at ${revision}, repeated prose: ${repeatedProse(pages).count} shingles`);
+    return;
+  }
   const toDocsPath = (file: string) => path.relative(docsDir, path.resolve(file)).split(path.sep).join('/');
   const pages = listDocs(docsDir).map((file) => ({file: toDocsPath(file), source: readFileSync(file, 'utf8')}));
-  const only = new Set(process.argv.slice(2).map(toDocsPath));
-  // Shared paragraphs are always checked against every page, even for a subset.
-  const problems = lintPages(pages).filter((problem) => only.size === 0 || only.has(problem.file));
+  const only = new Set(args.map((file) => path.relative(root, path.resolve(file)).split(path.sep).join('/')));
+  // Shared paragraphs and repeated prose are always measured on every page, even for a subset.
+  const {problems: all, repeated} = lintAll(pages, sidebarDocIds(sidebars));
+  const problems = all.filter((problem) => only.size === 0 || only.has(location({...problem, line: undefined})));
   for (const problem of problems) {
-    console.error(`docs/${problem.file}: ${problem.rule}: ${problem.message}`);
+    console.error(`${location(problem)}: ${problem.rule}: ${problem.message}`);
   }
-  console.log(`lint-docs: ${pages.length} pages checked, ${problems.length} problem(s)`);
+  const limit = repetitionLimit();
+  console.log(
+    `lint-docs: ${pages.length} pages checked, ${problems.length} problem(s); repeated prose: ${repeated.count} ${SHINGLE_WORDS}-word shingles on 2+ pages ` +
+      `(${Math.round((repeated.count / REPEATED_SHINGLES_BASELINE) * 100)} % of the baseline ${REPEATED_SHINGLES_BASELINE}, budget ${limit})`,
+  );
   process.exitCode = problems.length > 0 ? 1 : 0;
 }
 

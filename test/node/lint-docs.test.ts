@@ -1,4 +1,26 @@
-import {lintPage, lintPages, MIN_WORDS, type Page} from '../../scripts/lint-docs';
+import {
+  checkAddresses,
+  checkCallers,
+  checkMakeTargets,
+  checkPermissions,
+  checkRepetitionBudget,
+  checkSidebar,
+  lintAll,
+  lintPage,
+  lintPages,
+  location,
+  MIN_WORDS,
+  PLATFORM,
+  repeatedProse,
+  REPEATED_SHINGLES_BASELINE,
+  repetitionLimit,
+  shingles,
+  sidebarDocIds,
+  sourceLines,
+  type Page,
+  type PlatformFacts,
+} from '../../scripts/lint-docs';
+import sidebars from '../../sidebars';
 
 const words = (count: number, seed: string) => Array.from({length: count}, (_, index) => `${seed}${index}`).join(' ');
 
@@ -21,6 +43,30 @@ make up
 ## Three
 
 Text.`;
+
+/** A small platform for the data checks: a gateway routing to two services, one library, a few targets. */
+const facts: PlatformFacts = {
+  services: [
+    {id: 'api-gateway', name: 'API Gateway', port: 8080, gatewayPrefix: '/', dependsOn: ['file-service', 'kira-service'], env: []},
+    {id: 'file-service', name: 'File Service', port: 3004, gatewayPrefix: '/files', dependsOn: [], env: []},
+    {
+      id: 'kira-service',
+      name: 'Kira Service',
+      port: 3007,
+      gatewayPrefix: '/kira',
+      dependsOn: ['file-service'],
+      env: [{name: 'FILE_SERVICE_URL', localDefault: 'http://localhost:3004'}, {name: 'WEB_ORIGIN', localDefault: 'http://localhost:3000'}],
+    },
+  ],
+  infrastructure: [{name: 'postgres', port: 5432}, {name: 'redis', port: 6379}],
+  sharedEnv: [],
+  libraries: [{id: 'guards'}],
+  makeTargets: [{name: 'up'}, {name: 'dev'}, {name: 'logs'}, {name: 'db-migrate'}],
+  permissions: [{name: 'files:read'}, {name: 'kira:chat'}],
+};
+
+const doc = (body: string, file = 'internal-developers/development/x.md'): Page => page(file, body);
+const rules = (problems: {rule: string}[]) => problems.map((problem) => problem.rule);
 
 describe('documentation lint', () => {
   it('accepts a page that follows every rule', () => {
@@ -47,5 +93,223 @@ describe('documentation lint', () => {
       page('internal-developers/development/b.md', `${goodBody('d')}\n\n${shared}`),
     ]);
     expect(problems).toEqual([expect.objectContaining({file: 'internal-developers/development/b.md', rule: 'shared-paragraph'})]);
+  });
+
+  it('numbers source lines after the front matter and marks code blocks with their language', () => {
+    const lines = sourceLines(page('x.md', 'Prose.\n\n```bash\nmake up\n```\n\nMore.').source);
+    expect(lines.find((line) => line.text === 'make up')).toEqual({number: 10, text: 'make up', code: 'bash'});
+    expect(lines.find((line) => line.text === 'More.')).toEqual({number: 13, text: 'More.', code: null});
+    expect(lines.some((line) => line.text.startsWith('```') || line.text.startsWith('title'))).toBe(false);
+  });
+
+  it('prints the location relative to the repository, with the line when there is one', () => {
+    expect(location({file: 'internal-developers/x.md', line: 4, rule: 'r', message: 'm'})).toBe('docs/internal-developers/x.md:4');
+    expect(location({file: '../src/data/platform.ts', rule: 'r', message: 'm'})).toBe('src/data/platform.ts');
+  });
+});
+
+describe('make targets (a)', () => {
+  it('reports a target that is not in MAKE_TARGETS, in shell blocks, inline code and CI YAML, with its line', () => {
+    const body = [
+      'Run `make start` first.', // line 7: the body starts after five lines of front matter and a blank line
+      '',
+      '```bash',
+      'make up && make migrate SERVICE=file-service',
+      '```',
+      '',
+      '```yaml',
+      '      - run: make deploy',
+      '```',
+    ].join('\n');
+    const problems = checkMakeTargets(doc(body), facts);
+    expect(problems.map((problem) => [problem.line, problem.message])).toEqual([
+      [7, expect.stringContaining('"make start"')],
+      [10, expect.stringContaining('"make migrate"')],
+      [14, expect.stringContaining('"make deploy"')],
+    ]);
+    expect(rules(problems).every((rule) => rule === 'make-target')).toBe(true);
+  });
+
+  it('reports a SERVICE= value that is not a service id', () => {
+    const problems = checkMakeTargets(doc('```bash\nmake logs SERVICE=files-service\n```'), facts);
+    expect(problems).toEqual([expect.objectContaining({rule: 'make-target', message: expect.stringContaining('SERVICE=files-service')})]);
+  });
+
+  it('accepts known targets with variables and options, placeholders, prose "make" and targets defined on the page', () => {
+    const body = [
+      'Make sure Docker runs, then `make up`; to make the build faster, use `make -j4 dev SERVICE=kira-service`.',
+      'Any target works: `make <target>`.',
+      '',
+      '```bash',
+      'make up             # make sure this comes first',
+      'SERVICE=file-service make dev',
+      'make db-migrate SERVICE=kira-service && make logs SERVICE=<service-id>',
+      '```',
+      '',
+      '```makefile',
+      'openapi: ## Export the OpenAPI documents',
+      '\t$(MAKE) up',
+      '```',
+      '',
+      '```bash',
+      'make openapi',
+      '```',
+      '',
+      '```text',
+      'make: *** No rule to make target `deploy`.',
+      '```',
+    ].join('\n');
+    expect(checkMakeTargets(doc(body), facts)).toEqual([]);
+  });
+});
+
+describe('ports, hostnames and service base URLs (b)', () => {
+  it('reports a localhost port that no service or container uses, and a hostname with the wrong port', () => {
+    const body = [
+      'The file service answers on <http://localhost:3044/health>.',
+      '',
+      '```bash',
+      'psql postgresql://acme:acme@postgres:5433/file',
+      'redis-cli -u redis://redis:6379',
+      '```',
+    ].join('\n');
+    const problems = checkAddresses(doc(body), facts);
+    expect(problems.map((problem) => [problem.rule, problem.line, problem.message])).toEqual([
+      ['port', 7, expect.stringContaining('localhost:3044')],
+      ['port', 10, 'postgres:5433: postgres listens on 5432 in src/data/platform.ts'],
+    ]);
+  });
+
+  it('reports a service base URL hard-coded in a code block, naming the variable to read', () => {
+    const body = ['```ts', "const url = process.env.FILE_SERVICE_URL ?? 'http://file-service:3004';", "await fetch('http://kira-service/internal/x');", '```'].join('\n');
+    const problems = checkAddresses(doc(body), facts);
+    expect(problems.map((problem) => [problem.rule, problem.message])).toEqual([
+      ['service-url', 'http://file-service:3004 is hard-coded; read the base URL from configuration (FILE_SERVICE_URL)'],
+      ['service-url', 'http://kira-service is hard-coded; read the base URL from configuration (KIRA_SERVICE_URL)'],
+    ]);
+  });
+
+  it('accepts known ports, local defaults, the configuration variables themselves and URLs in prose', () => {
+    const body = [
+      'Call <http://localhost:8080/health>, open MinIO on `localhost:9001`, the web app on localhost:3000 and the debugger on 127.0.0.1:9229.',
+      'Inside Docker the file service is `http://file-service:3004`.',
+      '',
+      '```ts',
+      "const files = this.config.get('FILE_SERVICE_URL');",
+      '```',
+      '',
+      '```bash',
+      'FILE_SERVICE_URL=http://localhost:3004 make dev SERVICE=kira-service',
+      'export FILE_SERVICE_URL="http://file-service:3004"',
+      '```',
+      '',
+      '```yaml',
+      '      FILE_SERVICE_URL: http://file-service:3004',
+      '      DATABASE_URL: postgresql://acme:acme@postgres:5432/kira',
+      '```',
+    ].join('\n');
+    expect(checkAddresses(doc(body), facts)).toEqual([]);
+  });
+
+  it('allows the example service of the new-service walkthrough on that page only', () => {
+    const body = 'The new service answers on `localhost:3009`.\n\n```yaml\ntarget: http://insights-service:3009\n```';
+    expect(checkAddresses(doc(body, 'internal-developers/development/adding-new-service.md'), facts)).toEqual([]);
+    expect(rules(checkAddresses(doc(body, 'internal-developers/development/other.md'), facts))).toEqual(['port']);
+    const hardCoded = "```ts\n{prefix: '/insights', target: 'http://insights-service:3009'}\n```";
+    expect(rules(checkAddresses(doc(hardCoded, 'internal-developers/development/adding-new-service.md'), facts))).toEqual(['service-url']);
+  });
+});
+
+describe('permission names', () => {
+  it('reports an unknown permission of a known resource in code and in inline code', () => {
+    const body = "Needs `files:write`.\n\n```ts\n@Permissions('files:read', 'kira:talk')\n```";
+    const problems = checkPermissions(doc(body), facts);
+    expect(problems.map((problem) => [problem.line, problem.message])).toEqual([
+      [7, expect.stringContaining('"files:write"')],
+      [10, expect.stringContaining('"kira:talk"')],
+    ]);
+  });
+
+  it('accepts known permissions and strings of other resources', () => {
+    const body = "Needs `files:read` and `kira:chat`; images like `redis:alpine` are not permissions.\n\n```ts\n@Permissions('files:read')\nconst key = 'tenant:settings';\n```";
+    expect(checkPermissions(doc(body), facts)).toEqual([]);
+  });
+});
+
+describe('sidebar and platform data (c)', () => {
+  const ids = ['internal-developers/services/api-gateway', 'internal-developers/services/file-service', 'internal-developers/services/kira-service', 'internal-developers/shared-libraries/guards'];
+
+  it('accepts a sidebar with exactly the services and libraries of platform.ts', () => {
+    expect(checkSidebar([...ids, 'internal-developers/getting-started/introduction'], facts)).toEqual([]);
+  });
+
+  it('reports a service without a sidebar page and a sidebar page that platform.ts does not know', () => {
+    const problems = checkSidebar([...ids.filter((id) => !id.endsWith('kira-service')), 'internal-developers/shared-libraries/logging'], facts);
+    expect(problems).toEqual([
+      expect.objectContaining({file: '../sidebars.ts', rule: 'sidebar', message: expect.stringContaining('"kira-service"')}),
+      expect.objectContaining({file: '../src/data/platform.ts', rule: 'sidebar', message: expect.stringContaining('shared-libraries/logging')}),
+    ]);
+  });
+
+  it('reads doc ids from the real sidebar, and the real sidebar agrees with platform.ts', () => {
+    const real = sidebarDocIds(sidebars);
+    expect(real).toContain('internal-developers/services/api-gateway');
+    expect(real).toContain('internal-developers/shared-libraries/guards');
+    expect(checkSidebar(real, PLATFORM)).toEqual([]);
+  });
+});
+
+describe('"Called by" of routed services (d)', () => {
+  it('accepts a gateway that lists every service it routes to', () => {
+    expect(checkCallers(facts)).toEqual([]);
+  });
+
+  it('reports a routed service whose "Called by" is empty or leaves out the gateway', () => {
+    const withoutGateway: PlatformFacts = {
+      ...facts,
+      services: facts.services.map((service) => (service.id === 'api-gateway' ? {...service, dependsOn: []} : service)),
+    };
+    const problems = checkCallers(withoutGateway);
+    expect(problems.map((problem) => [problem.file, problem.rule, problem.message])).toEqual([
+      ['../src/data/platform.ts', 'called-by', expect.stringContaining('leaves the gateway out')],
+      ['../src/data/platform.ts', 'called-by', expect.stringMatching(/routes \/kira to kira-service.*"Called by" is empty/)],
+    ]);
+  });
+});
+
+describe('repeated prose budget (e)', () => {
+  const sentence = 'the gateway checks the access token against the JWKS before it forwards the request';
+
+  it('builds 8-word shingles from prose only: no code blocks, tables, imports or link targets', () => {
+    const source = page(
+      'x.md',
+      `import {X} from '@site/x';\n\nRead [the guide](../a/very/long/path/to/a/page.md) before you start the work today.\n\n| a | b | c | d | e | f | g | h | i |\n\n\`\`\`bash\none two three four five six seven eight nine\n\`\`\``,
+    ).source;
+    expect([...shingles(source)]).toEqual(['read the guide before you start the work', 'the guide before you start the work today']);
+  });
+
+  it('counts shingles shared by two or more pages, once each, and per page', () => {
+    const repeated = repeatedProse([doc(sentence, 'a.md'), doc(`Also: ${sentence}.`, 'b.md'), doc('Nothing in common with the others at all, really, none.', 'c.md')]);
+    expect(repeated.count).toBe(7);
+    expect(Object.fromEntries(repeated.byPage)).toEqual({'a.md': 7, 'b.md': 7});
+  });
+
+  it('fails above 80 % of the baseline and names the pages that share most', () => {
+    expect(repetitionLimit(100, 0.8)).toBe(80);
+    const over = checkRepetitionBudget({count: 81, byPage: new Map([['a.md', 50], ['b.md', 31]])}, 100, 0.8);
+    expect(over).toEqual([expect.objectContaining({rule: 'repeated-prose', message: expect.stringContaining('most shared: a.md 50, b.md 31')})]);
+    expect(checkRepetitionBudget({count: 80, byPage: new Map()}, 100, 0.8)).toEqual([]);
+    expect(REPEATED_SHINGLES_BASELINE).toBeGreaterThan(0);
+  });
+
+  it('runs every check together in lintAll', () => {
+    const pages = [
+      page('internal-developers/development/a.md', `${goodBody('e')}\n\nIn short: ${sentence}.`),
+      page('internal-developers/development/b.md', `${goodBody('f')}\n\nRun \`make deploy\`; ${sentence}.`),
+    ];
+    const docIds = ['internal-developers/services/api-gateway', 'internal-developers/services/file-service', 'internal-developers/shared-libraries/guards'];
+    const {problems, repeated} = lintAll(pages, docIds, facts);
+    expect(rules(problems).sort()).toEqual(['make-target', 'sidebar']);
+    expect(repeated.count).toBe(7);
   });
 });
