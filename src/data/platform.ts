@@ -302,6 +302,7 @@ export const MAKE_TARGETS: MakeTarget[] = [
   {name: 'format', description: 'Rewrite files with Prettier and ESLint fixes.'},
   {name: 'db-migrate', description: 'Apply pending Prisma migrations to one service database, or all.', variables: 'SERVICE'},
   {name: 'db-migration', description: 'Create a new migration from schema changes.', variables: 'SERVICE, NAME'},
+  {name: 'db-generate', description: 'Generate the Prisma client of one service, or all, from its schema (`prisma generate`).', variables: 'SERVICE'},
   {name: 'db-seed', description: 'Load the seed data used by local development and e2e tests.'},
   {name: 'db-reset', description: 'Drop, recreate, migrate and seed a local database.', variables: 'SERVICE'},
   {name: 'db-studio', description: 'Open Prisma Studio for one service database.', variables: 'SERVICE'},
