@@ -4,7 +4,7 @@
  * no paragraph copied between pages, and drift between the pages and the
  * platform data (`src/data/platform.ts`, `sidebars.ts`) that a machine can see:
  * make targets, ports and service hostnames, hard-coded service base URLs,
- * permission names, the sidebar, "Called by" of routed services, and a budget
+ * permission names, owning teams, the sidebar, "Called by" of routed services, and a budget
  * for prose repeated across pages. Usage:
  *   npm run lint:docs -- [files...]      (default: every page under docs/)
  *   npm run lint:docs -- --shingles-at <git revision>   (prints the repeated-prose figure of that revision)
@@ -90,7 +90,15 @@ export interface Page {
 
 /** The facts of `src/data/platform.ts` the checks compare pages against. */
 export interface PlatformFacts {
-  services: {id: string; name: string; port: number; gatewayPrefix: string; dependsOn: readonly string[]; env: readonly {name: string; localDefault?: string}[]}[];
+  services: {
+    id: string;
+    name: string;
+    port: number;
+    gatewayPrefix: string;
+    owner: string;
+    dependsOn: readonly string[];
+    env: readonly {name: string; localDefault?: string}[];
+  }[];
   infrastructure: readonly {name: string; port: number}[];
   sharedEnv: readonly {name: string; localDefault?: string}[];
   libraries: readonly {id: string}[];
@@ -242,7 +250,13 @@ export function lintPage(page: Page, facts: PlatformFacts = PLATFORM): Problem[]
   if (missing.length > 0) {
     report('structure', `missing "##" sections: ${missing.join(', ')}`);
   }
-  return [...problems, ...checkMakeTargets(page, facts), ...checkAddresses(page, facts), ...checkPermissions(page, facts)];
+  return [
+    ...problems,
+    ...checkMakeTargets(page, facts),
+    ...checkAddresses(page, facts),
+    ...checkPermissions(page, facts),
+    ...checkOwners(page, facts),
+  ];
 }
 
 /** Inline code spans of a prose line. */
@@ -398,6 +412,35 @@ export function checkPermissions(page: Page, facts: PlatformFacts = PLATFORM): P
       const permission = /^([a-z]+):([a-z][a-z-]*)$/.exec(candidate.trim());
       if (permission && resources.has(permission[1]) && !known.has(permission[0])) {
         problems.push({file: page.file, line: line.number, rule: 'permission', message: `"${permission[0]}" is not a permission in PERMISSIONS of src/data/platform.ts`});
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Owning teams: every `#team-<name>` is the owner of a service in platform.ts,
+ * and a prose or table line that names one team and links service pages (or
+ * renders `<Service id>`) names only services that team owns.
+ */
+export function checkOwners(page: Page, facts: PlatformFacts = PLATFORM): Problem[] {
+  const owners = new Map(facts.services.map((service) => [service.id, service.owner]));
+  const teams = new Set(owners.values());
+  const problems: Problem[] = [];
+  for (const line of sourceLines(page.source).filter((candidate) => candidate.code === null)) {
+    const named = new Set([...line.text.matchAll(/#team-([a-z][a-z0-9-]*)/g)].map((match) => match[1] ?? ''));
+    for (const team of [...named].filter((candidate) => !teams.has(candidate))) {
+      problems.push({file: page.file, line: line.number, rule: 'owner', message: `#team-${team} owns no service in src/data/platform.ts (teams: ${[...teams].join(', ')})`});
+    }
+    if (named.size !== 1) {
+      continue;
+    }
+    const [team] = [...named];
+    const linked = [...line.text.matchAll(/services\/([a-z][a-z0-9-]*)\.mdx?\b|<Service id="([a-z][a-z0-9-]*)"/g)].map((match) => match[1] ?? match[2] ?? '');
+    for (const id of new Set(linked)) {
+      const owner = owners.get(id);
+      if (owner && owner !== team) {
+        problems.push({file: page.file, line: line.number, rule: 'owner', message: `${id} is owned by #team-${owner} in src/data/platform.ts, not #team-${team}`});
       }
     }
   }

@@ -2,6 +2,7 @@ import {
   checkAddresses,
   checkCallers,
   checkMakeTargets,
+  checkOwners,
   checkPermissions,
   checkRepetitionBudget,
   checkSidebar,
@@ -47,10 +48,11 @@ Text.`;
 /** A small platform for the data checks: a gateway routing to two services, one library, a few targets. */
 const facts: PlatformFacts = {
   services: [
-    {id: 'api-gateway', name: 'API Gateway', port: 8080, gatewayPrefix: '/', dependsOn: ['file-service', 'kira-service'], env: []},
-    {id: 'file-service', name: 'File Service', port: 3004, gatewayPrefix: '/files', dependsOn: [], env: []},
+    {id: 'api-gateway', owner: 'platform', name: 'API Gateway', port: 8080, gatewayPrefix: '/', dependsOn: ['file-service', 'kira-service'], env: []},
+    {id: 'file-service', owner: 'content', name: 'File Service', port: 3004, gatewayPrefix: '/files', dependsOn: [], env: []},
     {
       id: 'kira-service',
+      owner: 'ai',
       name: 'Kira Service',
       port: 3007,
       gatewayPrefix: '/kira',
@@ -233,6 +235,26 @@ describe('permission names', () => {
   it('accepts known permissions and strings of other resources', () => {
     const body = "Needs `files:read` and `kira:chat`; images like `redis:alpine` are not permissions.\n\n```ts\n@Permissions('files:read')\nconst key = 'tenant:settings';\n```";
     expect(checkPermissions(doc(body), facts)).toEqual([]);
+  });
+});
+
+describe('owning teams', () => {
+  it('reports a team that owns nothing and a service listed under the wrong team', () => {
+    const body = '| `#team-content` | [File Service](../services/file-service.md), [Kira](../services/kira-service.md) |\n\nAsk `#team-data`.';
+    const problems = checkOwners(doc(body), facts);
+    expect(problems.map((problem) => [problem.rule, problem.line, problem.message])).toEqual([
+      ['owner', 7, 'kira-service is owned by #team-ai in src/data/platform.ts, not #team-content'],
+      ['owner', 9, expect.stringContaining('#team-data owns no service')],
+    ]);
+  });
+
+  it('accepts teams with their own services, lines naming two teams, and placeholders', () => {
+    const body = [
+      '- `#team-ai`: <Service id="kira-service" /> and the language-model provider.',
+      'Ask `#team-content` about [files](../services/file-service.md) or `#team-platform` about the [gateway](../services/api-gateway.md).',
+      'Join `#team-<your team>`.',
+    ].join('\n');
+    expect(checkOwners(doc(body), facts)).toEqual([]);
   });
 });
 
