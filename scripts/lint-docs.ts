@@ -437,7 +437,7 @@ export function checkOwners(page: Page, facts: PlatformFacts = PLATFORM): Proble
       continue;
     }
     const [team] = [...named];
-    const linked = [...line.text.matchAll(/services\/([a-z][a-z0-9-]*)\.mdx?\b|<Service id="([a-z][a-z0-9-]*)"/g)].map((match) => match[1] ?? match[2] ?? '');
+    const linked = [...line.text.matchAll(/\]\([^)\s]*services\/([a-z][a-z0-9-]*)\.mdx?[)#]|<Service id="([a-z][a-z0-9-]*)"/g)].map((match) => match[1] ?? match[2] ?? '');
     for (const id of new Set(linked)) {
       const owner = owners.get(id);
       if (owner && owner !== team) {

@@ -255,6 +255,7 @@ describe('owning teams', () => {
       '- `#team-ai`: <Service id="kira-service" /> and the language-model provider.',
       'Ask `#team-content` about [files](../services/file-service.md) or `#team-platform` about the [gateway](../services/api-gateway.md).',
       'Join `#team-<your team>`.',
+      'An example message in `#team-platform`: `docs/internal-developers/services/kira-service.md:12: make-target: …`.',
     ].join('\n');
     expect(checkOwners(doc(body), facts)).toEqual([]);
   });
