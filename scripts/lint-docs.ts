@@ -4,7 +4,8 @@
  * no paragraph copied between pages, and drift between the pages and the
  * platform data (`src/data/platform.ts`, `sidebars.ts`) that a machine can see:
  * make targets, ports and service hostnames, hard-coded service base URLs,
- * permission names, owning teams, links and anchors between pages, the sidebar, "Called by" of routed services, and a budget
+ * permission names, owning teams, links and anchors between pages, fact tables
+ * rendered once and summary boxes on their own page, the sidebar, "Called by" of routed services, and a budget
  * for prose repeated across pages. Usage:
  *   npm run lint:docs -- [files...]      (default: every page under docs/)
  *   npm run lint:docs -- --shingles-at <git revision>   (prints the repeated-prose figure of that revision)
@@ -67,6 +68,18 @@ export const OTHER_LOCAL_PORTS: Record<number, string> = {
  * (hard-coded base URLs, for example) is checked like a real service.
  */
 export const EXAMPLE_SERVICES = [{id: 'insights-service', port: 3009, page: 'internal-developers/development/adding-new-service.md'}];
+
+/**
+ * Fact tables rendered on exactly one page, their canonical home; other pages
+ * link there instead of rendering the table again.
+ */
+export const SINGLE_HOME_COMPONENTS: {pattern: RegExp; tag: string; page: string}[] = [
+  {pattern: /<PortsTable\b/, tag: '<PortsTable />', page: 'internal-developers/getting-started/introduction.md'},
+  {pattern: /<EnvVarTable\s+shared\b/, tag: '<EnvVarTable shared />', page: 'internal-developers/getting-started/introduction.md'},
+  {pattern: /<MakeTargetsTable\b/, tag: '<MakeTargetsTable />', page: 'internal-developers/development/make-commands-reference.md'},
+  {pattern: /<RolesTable\b/, tag: '<RolesTable />', page: 'internal-developers/services/auth-service.md'},
+  {pattern: /<PermissionsTable\b/, tag: '<PermissionsTable />', page: 'internal-developers/services/auth-service.md'},
+];
 
 /** Code block languages whose lines run commands, where `make <target>` is checked. */
 const COMMAND_LANGUAGES = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal', 'yaml', 'yml', 'make', 'makefile', 'mk', 'dockerfile']);
@@ -257,6 +270,7 @@ export function lintPage(page: Page, facts: PlatformFacts = PLATFORM): Problem[]
     ...checkAddresses(page, facts),
     ...checkPermissions(page, facts),
     ...checkOwners(page, facts),
+    ...checkComponents(page),
   ];
 }
 
@@ -442,6 +456,30 @@ export function checkOwners(page: Page, facts: PlatformFacts = PLATFORM): Proble
       const owner = owners.get(id);
       if (owner && owner !== team) {
         problems.push({file: page.file, line: line.number, rule: 'owner', message: `${id} is owned by #team-${owner} in src/data/platform.ts, not #team-${team}`});
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * Fact components: a table with a single home is rendered only there, and the
+ * summary box of a service or library page names that page's own id.
+ */
+export function checkComponents(page: Page): Problem[] {
+  const problems: Problem[] = [];
+  const own = /\/(services|shared-libraries)\/([a-z0-9-]+)\.mdx?$/.exec(page.file);
+  for (const line of sourceLines(page.source).filter((candidate) => candidate.code === null)) {
+    const text = line.text.replace(/`[^`]*`/g, '');
+    for (const {pattern, tag, page: home} of SINGLE_HOME_COMPONENTS) {
+      if (pattern.test(text) && page.file !== home) {
+        problems.push({file: page.file, line: line.number, rule: 'single-home', message: `${tag} is rendered only in docs/${home}; link there instead`});
+      }
+    }
+    for (const match of text.matchAll(/<(ServiceSummary|LibrarySummary)\s+id="([^"]*)"/g)) {
+      const expected = match[1] === 'ServiceSummary' ? 'services' : 'shared-libraries';
+      if (own?.[1] !== expected || own[2] !== match[2]) {
+        problems.push({file: page.file, line: line.number, rule: 'summary-id', message: `<${match[1]} id="${match[2]}"> belongs on docs/internal-developers/${expected}/${match[2]}.md only`});
       }
     }
   }

@@ -1,6 +1,7 @@
 import {
   checkAddresses,
   checkCallers,
+  checkComponents,
   checkLinks,
   checkMakeTargets,
   checkOwners,
@@ -283,6 +284,22 @@ describe('links between pages', () => {
       ['link', 7, expect.stringContaining('has no heading with the id "session-lifecycle"')],
       ['link', 7, expect.stringContaining('has no heading with the id "nothing-here"')],
     ]);
+  });
+});
+
+describe('fact components', () => {
+  it('reports a single-home table rendered elsewhere and a summary box on the wrong page', () => {
+    const body = '<PortsTable />\n\n<ServiceSummary id="kira-service" />';
+    expect(checkComponents(doc(body, 'internal-developers/services/vera-service.md')).map((problem) => [problem.rule, problem.line])).toEqual([
+      ['single-home', 7],
+      ['summary-id', 9],
+    ]);
+  });
+
+  it('accepts the tables on their home pages, summaries on their own pages and tags quoted in inline code', () => {
+    expect(checkComponents(doc('<PortsTable />\n\n<EnvVarTable shared />', 'internal-developers/getting-started/introduction.md'))).toEqual([]);
+    expect(checkComponents(doc('<ServiceSummary id="kira-service" />\n\n<EnvVarTable service="kira-service" />', 'internal-developers/services/kira-service.md'))).toEqual([]);
+    expect(checkComponents(doc('<LibrarySummary id="guards" />\n\nThe `<PortsTable />` lives in the introduction.', 'internal-developers/shared-libraries/guards.md'))).toEqual([]);
   });
 });
 
