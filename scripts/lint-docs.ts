@@ -7,8 +7,13 @@
  * permission names, owning teams, links and anchors between pages, fact tables
  * rendered once and summary boxes on their own page, the sidebar, "Called by" of routed services, and a budget
  * for prose repeated across pages. Usage:
- *   npm run lint:docs -- [files...]      (default: every page under docs/)
- *   npm run lint:docs -- --shingles-at <git revision>   (prints the repeated-prose figure of that revision)
+ *   npm run lint:docs       (every page under docs/, then markdownlint-cli2)
+ *   npx ts-node -P test/tsconfig.json --transpile-only scripts/lint-docs.ts [files...]
+ *       (only the problems of these files; shared paragraphs and repeated prose are
+ *       still measured on every page. `npm run lint:docs -- <files>` hands the files
+ *       to markdownlint-cli2 only, so lint-docs then reports every page.)
+ *   npx ts-node -P test/tsconfig.json --transpile-only scripts/lint-docs.ts --shingles-at <git revision>
+ *       (prints the repeated-prose figure of the pages at that revision)
  * Prints `docs/<file>[:<line>]: <rule>: <message>` per problem (problems in the
  * data files name `src/data/platform.ts` or `sidebars.ts`) and exits 1 when there is any.
  */
@@ -29,7 +34,7 @@ export const SHINGLE_WORDS = 8;
 /**
  * Distinct prose 8-word shingles that occur on two or more pages, measured on the
  * 33 handbook pages at commit 42a6c3f (before the handbook rework of issue 16):
- * `npm run lint:docs -- --shingles-at 42a6c3f`. Repeated prose must stay at or
+ * `scripts/lint-docs.ts --shingles-at 42a6c3f` (see Usage). Repeated prose must stay at or
  * below REPEATED_PROSE_BUDGET of it (issue 16: at least 20 % less repetition).
  */
 export const REPEATED_SHINGLES_BASELINE = 29;
