@@ -5,8 +5,8 @@ import {PRODUCT_NAME} from './src/data/platform';
 import {readAuthSettings} from './src/auth/config';
 import {SSR_TEMPLATE} from './src/ssr/pageScripts';
 import {isRestricted} from './src/auth/access/rules';
-import {readAudience, scanAccessRules} from './scripts/access/manifest';
-import {accessMarkdownHooks, accessPlugin} from './scripts/access/plugin';
+import {readAudience, scanAccessRules} from './plugins/access/manifest';
+import {accessMarkdownHooks, accessPlugin} from './plugins/access/plugin';
 
 // This runs in Node.js at build/start time: never import client code here.
 
@@ -95,7 +95,7 @@ const config = {
 
   markdown: {
     mermaid: true,
-    // Withholds restricted pages from the public build (scripts/access/plugin.ts).
+    // Withholds restricted pages from the public build (plugins/access/plugin.ts).
     parseFrontMatter: accessHooks.parseFrontMatter,
     preprocessor: accessHooks.preprocessor,
     hooks: {

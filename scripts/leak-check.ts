@@ -432,11 +432,29 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
     if (publicFiles.length === 0) {
       return failure(`${relative(publicDir)}/ is empty; run \`npm run build\` first`);
     }
-    const leaks = findLeaks({pages, dir: publicDir, files: publicFiles});
-    const found = new Set(findLeaks({pages, dir: membersDir}).map((hit) => hit.source));
+    const publicLeaks = findLeaks({pages, dir: publicDir, files: publicFiles});
+    const membersHits = findLeaks({pages, dir: membersDir});
+    const found = new Set(membersHits.map((hit) => hit.source));
     const blindPages = pages.filter((page) => !found.has(page.source)).map((page) => page.source);
+    // Every member downloads the members build's shared files (version data,
+    // search index, other pages): a page that needs a role may appear only in
+    // its own HTML and content chunks, which the gate gives to that role alone.
+    const ownFiles = new Map(
+      restricted
+        .filter((page) => page.rule.kind === 'roles')
+        .map((page) => {
+          const route = page.route.slice(manifest.baseUrl.length).replace(/\/$/, '');
+          const files = [path.join(membersDir, route, 'index.html'), path.join(membersDir, `${route}.html`), ...page.chunks.map((chunk) => path.join(membersDir, chunk))];
+          return [page.source, new Set(files)] as const;
+        }),
+    );
+    const membersLeaks = membersHits.filter((hit) => ownFiles.get(hit.source)?.has(hit.file) === false);
+    const leaks = [...publicLeaks, ...membersLeaks];
 
-    const lines = leaks.map((leak) => `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source}`);
+    const lines = [
+      ...publicLeaks.map((leak) => `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source}`),
+      ...membersLeaks.map((leak) => `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source} (every member downloads this file; the page needs a role)`),
+    ];
     for (const source of blindPages) {
       lines.push(
         `BLIND ${source}: none of its phrases is in ${relative(membersDir)}/, so the check cannot see this page ` +
@@ -446,7 +464,7 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
     const phraseCount = pages.reduce((sum, page) => sum + page.phrases.length, 0);
     const summary =
       `leak check: ${pages.length} restricted pages, ${phraseCount} phrases, ${publicFiles.length} files in ${relative(publicDir)}, ` +
-      `${leaks.length} leaks (${blindPages.length === 0 ? `every page found in ${relative(membersDir)}` : `${blindPages.length} page(s) not found in ${relative(membersDir)}`})`;
+      `${publicLeaks.length} leaks, ${membersLeaks.length} in files shared by all members (${blindPages.length === 0 ? `every page found in ${relative(membersDir)}` : `${blindPages.length} page(s) not found in ${relative(membersDir)}`})`;
     lines.push(summary);
     return {exitCode: leaks.length > 0 || blindPages.length > 0 ? 1 : 0, lines, leaks, blindPages};
   } catch (error) {

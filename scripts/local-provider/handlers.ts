@@ -13,8 +13,16 @@ export interface ProviderOptions {
   clientId: string;
   /** Origins allowed for redirect_uri, return_to and CORS (e.g. http://localhost:3000). */
   allowedOrigins: string[];
-  /** Issuer (`iss` claim) and public origin of the provider. */
+  /** Issuer (`iss` claim): `<origin>/user_management/<client id>`, the shape of WorkOS session tokens. */
   issuer: string;
+  /**
+   * Serve the `/__local/*` test controls (fault injection, stats). Only the
+   * test suites turn this on: `npm start` and `npm run serve` never do. Even
+   * then each call needs the TEST_CONTROL_HEADER and JSON, so a web page in
+   * the developer's browser cannot reach them without a CORS preflight,
+   * which they refuse.
+   */
+  testControls?: boolean;
   accessTokenTtlSeconds?: number;
   codeTtlSeconds?: number;
   /**
@@ -98,6 +106,7 @@ function html(body: string, {status = 200, formTargets = [], headers}: {status?:
   responseHeaders.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'`);
   responseHeaders.set('Cache-Control', 'no-store');
   responseHeaders.set('Referrer-Policy', 'no-referrer');
+  responseHeaders.set('X-Content-Type-Options', 'nosniff');
   return new HttpResponse(body, {status, headers: responseHeaders});
 }
 
@@ -122,6 +131,47 @@ function parseCookies(header: string | null): Record<string, string> {
     }
   }
   return cookies;
+}
+
+/** The header every `/__local/*` call must carry (a custom header forces a CORS preflight). */
+export const TEST_CONTROL_HEADER = 'x-local-provider-test';
+
+function refuseControl(request: Request, needsJson: boolean): Response | null {
+  if (request.headers.get(TEST_CONTROL_HEADER) !== '1') {
+    return HttpResponse.json({error: 'forbidden', error_description: `test controls need the ${TEST_CONTROL_HEADER}: 1 header`}, {status: 403});
+  }
+  if (needsJson && !/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
+    return HttpResponse.json({error: 'unsupported_media_type', error_description: 'send JSON'}, {status: 415});
+  }
+  return null;
+}
+
+/** Fault injection and stats for the test suites: the next `count` authenticate calls answer with this status and body. */
+function testControlHandlers(state: ProviderState) {
+  return [
+    http.post('*/__local/fault', async ({request}) => {
+      const refused = refuseControl(request, true);
+      if (refused) {
+        return refused;
+      }
+      let fault: Partial<InjectedFault> & {count?: number};
+      try {
+        fault = (await request.json()) as typeof fault;
+      } catch {
+        return HttpResponse.json({error: 'invalid_request', error_description: 'the body is not JSON'}, {status: 400});
+      }
+      state.fault = {
+        delayMs: fault.delayMs ?? 0,
+        passThrough: fault.passThrough ?? false,
+        status: fault.status ?? 500,
+        body: fault.body ?? JSON.stringify({error: 'server_error', error_description: 'Injected failure.'}),
+        contentType: fault.contentType ?? 'application/json',
+        remaining: fault.count ?? 1,
+      };
+      return HttpResponse.json({ok: true});
+    }),
+    http.get('*/__local/stats', ({request}) => refuseControl(request, false) ?? HttpResponse.json(state.stats)),
+  ];
 }
 
 export function createProviderHandlers(options: ProviderOptions) {
@@ -245,7 +295,17 @@ export function createProviderHandlers(options: ProviderOptions) {
     if (fault.passThrough) {
       return null;
     }
-    return new HttpResponse(fault.body, {status: fault.status, headers: {...corsHeaders(request), 'Content-Type': fault.contentType}});
+    // The injected body is whatever a test asked for (HTML, garbage): it is
+    // never allowed to run or to be sniffed into something that runs.
+    return new HttpResponse(fault.body, {
+      status: fault.status,
+      headers: {
+        ...corsHeaders(request),
+        'Content-Type': fault.contentType,
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
   }
 
   async function authenticate(request: Request): Promise<Response> {
@@ -455,22 +515,7 @@ export function createProviderHandlers(options: ProviderOptions) {
       return HttpResponse.json({keys: [publicJwk]}, {headers: {'Access-Control-Allow-Origin': '*'}});
     }),
 
-    // Fault injection for tests and demos (local provider only): the next
-    // `count` authenticate calls answer with this status and body.
-    http.post('*/__local/fault', async ({request}) => {
-      const fault = (await request.json()) as Partial<InjectedFault> & {count?: number};
-      state.fault = {
-        delayMs: fault.delayMs ?? 0,
-        passThrough: fault.passThrough ?? false,
-        status: fault.status ?? 500,
-        body: fault.body ?? JSON.stringify({error: 'server_error', error_description: 'Injected failure.'}),
-        contentType: fault.contentType ?? 'application/json',
-        remaining: fault.count ?? 1,
-      };
-      return HttpResponse.json({ok: true});
-    }),
-
-    http.get('*/__local/stats', () => HttpResponse.json(state.stats)),
+    ...(options.testControls ? testControlHandlers(state) : []),
   ];
 
   return {handlers, state, publicJwk};

@@ -26,7 +26,7 @@ export async function startLocalProvider(
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://localhost:${port}`;
-  const {handlers} = createProviderHandlers({...options, issuer: url});
+  const {handlers} = createProviderHandlers({...options, issuer: `${url}/user_management/${options.clientId}`});
   app.use(createMiddleware(...handlers));
   app.use((_request, response) => {
     response.status(404).type('text/plain').send('Not found (local sign-in provider)');

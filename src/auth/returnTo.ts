@@ -36,7 +36,9 @@ export function safeReturnTo(value: unknown, origin: string, fallback = '/'): st
   }
   try {
     const resolved = new URL(value, origin);
-    if (resolved.origin !== new URL(origin).origin) {
+    // `/.//evil` and `/%2e//evil` resolve to the path `//evil`, which a
+    // browser reads as another host: never hand such a path out.
+    if (resolved.origin !== new URL(origin).origin || resolved.pathname.startsWith('//')) {
       return fallback;
     }
     return `${resolved.pathname}${resolved.search}${resolved.hash}`;

@@ -7,7 +7,7 @@ import RestrictedPage from '@site/src/auth/access/RestrictedPage';
 // focusable scroll region so wide tables stay usable from the keyboard, and
 // the personalisation components (<SignedIn>, <SignedOut>, <IfRole>,
 // <UserField>) available in every doc without an import. RestrictedPage is
-// the body the public build gives withheld pages (scripts/access/plugin.ts).
+// the body the public build gives withheld pages (plugins/access/plugin.ts).
 export default {
   ...MDXComponents,
   table: ScrollableTable,

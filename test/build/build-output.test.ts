@@ -6,7 +6,7 @@ import {existsSync, readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
 import config from '../../docusaurus.config';
 import sidebars from '../../sidebars';
-import type {AccessManifest} from '../../scripts/access/manifest';
+import type {AccessManifest} from '../../plugins/access/manifest';
 
 const root = path.resolve(__dirname, '../..');
 const buildDir = path.join(root, 'build', 'public');

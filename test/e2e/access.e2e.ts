@@ -6,7 +6,7 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
-import type {AccessManifest} from '../../scripts/access/manifest';
+import type {AccessManifest} from '../../plugins/access/manifest';
 import {browserSuite} from './support/suite';
 
 jest.setTimeout(60_000);
@@ -133,10 +133,19 @@ describe('restricted pages', () => {
       header: Buffer.from(JSON.stringify({alg: 'RS256', kid: 'x'})).toString('base64url'),
       payload: Buffer.from(JSON.stringify({sub: 'user_admin', roles: ['admin'], exp: 4_102_444_800, iat: 1, sid: 's'})).toString('base64url'),
     };
-    const forged = await fetch(`${suite.stack.siteUrl}/_portal/session`, {method: 'POST', headers: {Authorization: `Bearer ${header}.${payload}.c2ln`}});
+    const forged = await fetch(`${suite.stack.siteUrl}/_portal/session`, {
+      method: 'POST',
+      headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({accessToken: `${header}.${payload}.c2ln`}),
+    });
     expect(forged.status).toBe(401);
-    expect(forged.headers.get('set-cookie') ?? '').not.toContain('portal_session=');
-    const crossSite = await fetch(`${suite.stack.siteUrl}/_portal/session`, {method: 'POST', headers: {Origin: 'https://evil.example', Authorization: 'Bearer a.b.c'}});
+    // A refused token ends any session: the cookie is cleared, never set.
+    expect(forged.headers.get('set-cookie') ?? '').toMatch(/^portal_session=;.*Max-Age=0/);
+    const crossSite = await fetch(`${suite.stack.siteUrl}/_portal/session`, {
+      method: 'POST',
+      headers: {Origin: 'https://evil.example', 'Content-Type': 'application/json'},
+      body: JSON.stringify({accessToken: 'a.b.c'}),
+    });
     expect(crossSite.status).toBe(403);
     // A forged cookie gets the public page.
     const withForgedCookie = await fetch(`${suite.stack.siteUrl}${ADMIN_SERVICE.route}`, {headers: {Cookie: `portal_session=${header}.${payload}.c2ln`}});

@@ -1,15 +1,15 @@
 /**
  * Access rules (src/auth/access/rules.ts), the manifest scan
- * (scripts/access/manifest.ts) and the Markdown hooks that withhold pages
- * from the public build (scripts/access/plugin.ts).
+ * (plugins/access/manifest.ts) and the Markdown hooks that withhold pages
+ * from the public build (plugins/access/plugin.ts).
  */
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {DEFAULT_PARSE_FRONT_MATTER} from '@docusaurus/utils';
 import {canRead, missingAccess, parseAccessRule} from '../../src/auth/access/rules';
-import {readAudience, scanAccessRules} from '../../scripts/access/manifest';
-import {accessMarkdownHooks, RESTRICTED_PAGE_BODY} from '../../scripts/access/plugin';
+import {readAudience, scanAccessRules} from '../../plugins/access/manifest';
+import {accessMarkdownHooks, RESTRICTED_PAGE_BODY, ROLE_RESTRICTED_DESCRIPTION} from '../../plugins/access/plugin';
 
 const developer = {roles: ['member'], permissions: ['docs:read']};
 const admin = {roles: ['admin', 'member'], permissions: ['docs:read', 'services:deploy']};
@@ -106,5 +106,13 @@ describe('access manifest and the public build', () => {
     const open = await parse('public', 'docs/ops/open.md');
     expect(open.compiled).toContain('Anyone may read this.');
     expect(open.parsed.frontMatter.sidebar_class_name).toBeUndefined();
+  });
+
+  it('members build: a page that needs a role keeps its body but gets a neutral description (the version data every member loads carries it)', async () => {
+    const {parsed} = await parse('members', 'docs/ops/admin.md');
+    expect(parsed.content).toContain('Suspend a tenant from the console.');
+    expect(parsed.frontMatter.description).toBe(ROLE_RESTRICTED_DESCRIPTION);
+    // A page any member may read keeps its own description.
+    expect((await parse('members', 'docs/ops/runbook.md')).parsed.frontMatter.description).toBe('Where the pager key lives.');
   });
 });

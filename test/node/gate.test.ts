@@ -1,23 +1,35 @@
 /**
  * The gate server (server/gate.ts) on a small fixture build, through
  * Fastify's inject (no port): which build each reader gets, the session
- * cookie, and what it refuses.
+ * cookie, what it refuses, and the ways an attacker would try around it
+ * (other spellings of a URL, hostile redirects, huge tokens, a failing key
+ * endpoint, replayed cookies).
  */
+import {randomBytes} from 'node:crypto';
 import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type {FastifyInstance} from 'fastify';
-import {createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
-import {createGate, SESSION_COOKIE} from '../../server/gate';
+import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
+import {createGate, SESSION_COOKIE, type GateOptions} from '../../server/gate';
+import {createKeyStore, type KeyStore} from '../../server/keys';
+import {rawGet, rawGetFollowing} from '../support/rawHttp';
+import {isSameOriginPath, spellingsOf} from '../support/urlSpellings';
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+
+const ISSUER = 'https://auth.example.test/user_management/client_test';
+const SECRET = 'The production database password rotates every Tuesday';
+const ADMIN_TEXT = 'Suspend a tenant with the admin console.';
+const ADMIN_CHUNK = '/assets/js/admin.1234abcd.js';
 
 let dir: string;
 let keys: KeyPair;
 let strangerKeys: KeyPair;
+let jwks: {keys: unknown[]};
 let gate: FastifyInstance;
-
-const SECRET = 'The production database password rotates every Tuesday';
+/** The same gate on a loopback port, for requests sent byte for byte (test/support/rawHttp.ts). */
+let origin: string;
 
 function write(file: string, content: string): void {
   mkdirSync(path.dirname(file), {recursive: true});
@@ -25,16 +37,71 @@ function write(file: string, content: string): void {
 }
 
 async function token(claims: JWTPayload, key: KeyPair['privateKey'] = keys.privateKey, expiresIn: string | number = '10m'): Promise<string> {
-  return new SignJWT({sid: 'session_1', ...claims}).setProtectedHeader({alg: 'RS256', kid: 'key-1'}).setIssuedAt().setExpirationTime(expiresIn).sign(key);
+  return new SignJWT({sid: 'session_1', iss: ISSUER, ...claims}).setProtectedHeader({alg: 'RS256', kid: 'key-1'}).setIssuedAt().setExpirationTime(expiresIn).sign(key);
 }
 
 const developer = () => token({sub: 'user_developer', org_id: 'org_acme', role: 'member', roles: ['member'], permissions: ['docs:read']});
 const admin = () => token({sub: 'user_admin', org_id: 'org_acme', role: 'admin', roles: ['admin', 'member'], permissions: ['docs:read']});
-const cookie = (value: string) => ({cookie: `${SESSION_COOKIE}=${value}`});
+/** WorkOS puts every permission of the role in the token: 300 of them make a ~12 KB token. */
+const hugeAdmin = () =>
+  token({
+    sub: 'user_admin',
+    org_id: 'org_acme',
+    role: 'admin',
+    roles: ['admin'],
+    permissions: Array.from({length: 300}, (_, index) => `service-${String(index).padStart(3, '0')}:manage-everything-in-this-area`),
+  });
+
+/** A key store whose endpoint a test can break: `ok`, `fail` (HTTP 503) or `hang` (never answers). */
+function controllableKeyStore(initialMode: 'ok' | 'fail' | 'hang' = 'ok'): KeyStore & {mode: 'ok' | 'fail' | 'hang'; fetches: number} {
+  const control = {mode: initialMode, fetches: 0};
+  const store = createKeyStore({
+    url: new URL('https://auth.example.test/sso/jwks/client_test'),
+    refreshIntervalMs: 3_600_000,
+    fetchJwks: async (_url, signal) => {
+      control.fetches += 1;
+      if (control.mode === 'fail') {
+        return new Response('upstream down', {status: 503});
+      }
+      if (control.mode === 'hang') {
+        return new Promise<Response>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+      }
+      return Response.json(jwks);
+    },
+  });
+  return Object.assign(control, store);
+}
+
+async function gateWith(overrides: Partial<GateOptions> = {}): Promise<FastifyInstance> {
+  return createGate({
+    buildDir: dir,
+    jwks: controllableKeyStore(),
+    issuers: [ISSUER],
+    organizationId: 'org_acme',
+    sessionSecrets: [randomBytes(32)],
+    ...overrides,
+  });
+}
+
+function setCookies(response: {headers: Record<string, unknown>}): string[] {
+  return ([] as string[]).concat((response.headers['set-cookie'] as string | string[] | undefined) ?? []);
+}
+
+/** Signs in through the session endpoint, as the browser does; returns the Cookie header the browser then sends. */
+async function sessionCookie(server: FastifyInstance, accessToken: string): Promise<string> {
+  const response = await server.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken}});
+  expect(response.statusCode).toBe(200);
+  const session = setCookies(response).find((value) => value.startsWith(`${SESSION_COOKIE}=`));
+  if (!session) {
+    throw new Error('no session cookie was set');
+  }
+  return session.split(';')[0] as string;
+}
 
 beforeAll(async () => {
   keys = await generateKeyPair('RS256');
   strangerKeys = await generateKeyPair('RS256');
+  jwks = {keys: [{...(await exportJWK(keys.publicKey)), kid: 'key-1', alg: 'RS256'}]};
   dir = mkdtempSync(path.join(os.tmpdir(), 'portal-gate-'));
   for (const audience of ['public', 'members']) {
     const root = path.join(dir, audience);
@@ -43,13 +110,15 @@ beforeAll(async () => {
     write(path.join(root, '_headers'), "/*\n  Content-Security-Policy: default-src 'self'\n  X-Content-Type-Options: nosniff\n");
     write(path.join(root, 'docs', 'guide', 'index.html'), `<h1>Guide (${audience})</h1>`);
     write(path.join(root, 'assets', 'js', 'main.js'), `/* main ${audience} */`);
+    write(path.join(root, 'assets', 'js', 'shared.abcd.js'), '/* the same in both builds */');
+    write(path.join(root, '_nginx', 'security-headers.conf'), 'add_header X-Test 1;');
   }
   write(path.join(dir, 'public', 'assets', 'js', 'public-only.5678.js'), '/* public chunk */');
   write(path.join(dir, 'public', 'docs', 'ops', 'index.html'), '<h1>Ops</h1><p>Sign in to read this page.</p>');
   write(path.join(dir, 'members', 'docs', 'ops', 'index.html'), `<h1>Ops</h1><p>${SECRET}</p>`);
   write(path.join(dir, 'public', 'docs', 'admin', 'index.html'), '<h1>Admin</h1><p>Sign in to read this page.</p>');
-  write(path.join(dir, 'members', 'docs', 'admin', 'index.html'), '<h1>Admin</h1><p>Suspend a tenant with the admin console.</p>');
-  write(path.join(dir, 'members', 'assets', 'js', 'admin.1234abcd.js'), 'Suspend a tenant with the admin console.');
+  write(path.join(dir, 'members', 'docs', 'admin', 'index.html'), `<h1>Admin</h1><p>${ADMIN_TEXT}</p>`);
+  write(path.join(dir, 'members', ADMIN_CHUNK), ADMIN_TEXT);
   write(
     path.join(dir, 'access-manifest.json'),
     JSON.stringify({
@@ -58,12 +127,12 @@ beforeAll(async () => {
       pages: [
         {route: '/docs/guide', source: 'docs/guide.md', title: 'Guide', rule: {kind: 'public'}, chunks: []},
         {route: '/docs/ops', source: 'docs/ops.md', title: 'Ops', rule: {kind: 'signed-in'}, chunks: []},
-        {route: '/docs/admin', source: 'docs/admin.md', title: 'Admin', rule: {kind: 'roles', roles: ['admin'], permissions: []}, chunks: ['assets/js/admin.1234abcd.js']},
+        {route: '/docs/admin', source: 'docs/admin.md', title: 'Admin', rule: {kind: 'roles', roles: ['admin'], permissions: []}, chunks: [ADMIN_CHUNK.slice(1)]},
       ],
     }),
   );
-  const jwk = {...(await exportJWK(keys.publicKey)), kid: 'key-1', alg: 'RS256'};
-  gate = await createGate({buildDir: dir, jwks: createLocalJWKSet({keys: [jwk]}), organizationId: 'org_acme'});
+  gate = await gateWith();
+  origin = await gate.listen({port: 0, host: '127.0.0.1'});
 });
 
 afterAll(async () => {
@@ -83,83 +152,175 @@ describe('gate server', () => {
   });
 
   it('serves the members build to a valid session, with private caching', async () => {
-    const response = await gate.inject({url: '/docs/ops/', headers: cookie(await developer())});
+    const cookie = await sessionCookie(gate, await developer());
+    const response = await gate.inject({url: '/docs/ops/', headers: {cookie}});
     expect(response.body).toContain(SECRET);
     expect(response.headers['cache-control']).toBe('private, no-cache');
-    const asset = await gate.inject({url: '/assets/js/main.js', headers: cookie(await developer())});
+    const asset = await gate.inject({url: '/assets/js/main.js', headers: {cookie}});
     expect(asset.body).toContain('main members');
     expect(asset.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     // A page loaded from the public build just before sign-in still gets its own files.
-    const publicChunk = await gate.inject({url: '/assets/js/public-only.5678.js', headers: cookie(await developer())});
+    const publicChunk = await gate.inject({url: '/assets/js/public-only.5678.js', headers: {cookie}});
     expect(publicChunk.statusCode).toBe(200);
-    expect((await gate.inject({url: '/assets/js/nope.js', headers: cookie(await developer())})).statusCode).toBe(404);
+    expect((await gate.inject({url: '/assets/js/nope.js', headers: {cookie}})).statusCode).toBe(404);
+  });
+
+  it('answers a file that is the same for every reader without looking at the session', async () => {
+    const response = await gate.inject({url: '/assets/js/shared.abcd.js', headers: {cookie: `${SESSION_COOKIE}=garbage`}});
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.vary).toBeUndefined();
   });
 
   it.each([
     ['a token signed by another key', async () => token({org_id: 'org_acme'}, strangerKeys.privateKey)],
     ['an expired token', async () => token({org_id: 'org_acme'}, keys.privateKey, Math.floor(Date.now() / 1000) - 60)],
     ['a token of another organisation', async () => token({org_id: 'org_other'})],
+    ['a token from another issuer', async () => token({org_id: 'org_acme', iss: 'https://evil.example/user_management/client_test'})],
+    ['a token without a session id', async () => token({org_id: 'org_acme', sid: undefined})],
     ['garbage', async () => 'not-a-jwt'],
-  ])('treats %s as no session', async (_name, make) => {
-    const response = await gate.inject({url: '/docs/ops', headers: cookie(await make())});
-    expect(response.body).not.toContain(SECRET);
+  ])('refuses %s at the session endpoint and clears any earlier session', async (_name, make) => {
+    const earlier = await sessionCookie(gate, await developer());
+    const response = await gate.inject({method: 'POST', url: '/_portal/session', headers: {cookie: earlier}, payload: {accessToken: await make()}});
+    expect(response.statusCode).toBe(401);
+    const cleared = setCookies(response).find((value) => value.startsWith(`${SESSION_COOKIE}=`)) ?? '';
+    expect(cleared).toMatch(/Max-Age=0/);
+  });
+
+  it('treats the provider token itself, or a forged cookie, as no session', async () => {
+    for (const value of [await admin(), 'a.b.c', 'garbage']) {
+      const response = await gate.inject({url: '/docs/ops', headers: {cookie: `${SESSION_COOKIE}=${value}`}});
+      expect(response.body).not.toContain(SECRET);
+    }
   });
 
   it('enforces roles for the HTML and the chunk of a role-restricted page', async () => {
-    const asDeveloper = await gate.inject({url: '/docs/admin', headers: cookie(await developer())});
-    expect(asDeveloper.body).toContain('Sign in to read this page');
-    const chunkAsDeveloper = await gate.inject({url: '/assets/js/admin.1234abcd.js', headers: cookie(await developer())});
+    const asDeveloper = await sessionCookie(gate, await developer());
+    expect((await gate.inject({url: '/docs/admin', headers: {cookie: asDeveloper}})).body).toContain('Sign in to read this page');
+    const chunkAsDeveloper = await gate.inject({url: ADMIN_CHUNK, headers: {cookie: asDeveloper}});
     expect(chunkAsDeveloper.statusCode).toBe(403);
     expect(chunkAsDeveloper.body).not.toContain('Suspend a tenant');
-    expect((await gate.inject({url: '/assets/js/admin.1234abcd.js'})).statusCode).toBe(403);
+    expect((await gate.inject({url: ADMIN_CHUNK})).statusCode).toBe(403);
     // A prefetch (a link in view) gets an empty answer rather than an error in the reader's console.
-    const prefetch = await gate.inject({url: '/assets/js/admin.1234abcd.js', headers: {...cookie(await developer()), 'sec-purpose': 'prefetch'}});
+    const prefetch = await gate.inject({url: ADMIN_CHUNK, headers: {cookie: asDeveloper, 'sec-purpose': 'prefetch'}});
     expect(prefetch.statusCode).toBe(204);
     expect(prefetch.body).toBe('');
 
-    const asAdmin = await gate.inject({url: '/docs/admin', headers: cookie(await admin())});
-    expect(asAdmin.body).toContain('Suspend a tenant');
-    expect((await gate.inject({url: '/assets/js/admin.1234abcd.js', headers: cookie(await admin())})).statusCode).toBe(200);
+    const asAdmin = await sessionCookie(gate, await admin());
+    expect((await gate.inject({url: '/docs/admin', headers: {cookie: asAdmin}})).body).toContain('Suspend a tenant');
+    expect((await gate.inject({url: ADMIN_CHUNK, headers: {cookie: asAdmin}})).statusCode).toBe(200);
   });
 
-  it('sets an HttpOnly session cookie that expires with the token, and deletes it on sign-out', async () => {
+  describe.each([
+    ['the restricted page', '/docs/admin', ADMIN_TEXT],
+    ['its content chunk', ADMIN_CHUNK, ADMIN_TEXT],
+  ])('every spelling of %s', (_what, cleanPath, text) => {
+    const readers: [string, () => Promise<string | undefined>, boolean][] = [
+      ['signed out', async () => undefined, false],
+      ['a member without the admin role', async () => sessionCookie(gate, await developer()), false],
+      ['an admin', async () => sessionCookie(gate, await admin()), true],
+    ];
+    it.each(spellingsOf(cleanPath).flatMap((spelling) => readers.map(([reader, cookieFor, mayRead]) => ({...spelling, reader, cookieFor, mayRead}))))(
+      '$name ($url) as $reader',
+      async ({url, expect: expected, cookieFor, mayRead}) => {
+        const cookie = await cookieFor();
+        const response = await rawGetFollowing(origin, url, cookie ? {cookie} : {});
+        if (!mayRead || expected === 'refused') {
+          expect(response.body).not.toContain(text);
+        }
+        if (expected === 'refused') {
+          expect([400, 404]).toContain(response.status);
+        } else if (expected === 'same' && mayRead) {
+          expect(response.status).toBe(200);
+          expect(response.body).toContain(text);
+        } else if (expected === 'same') {
+          // Withheld: the page from the public build, or the chunk refused.
+          expect(cleanPath.startsWith('/assets/') ? response.status : response.body).toEqual(cleanPath.startsWith('/assets/') ? 403 : expect.stringContaining('Sign in to read this page'));
+        }
+      },
+    );
+  });
+
+  it.each([
+    '/%2Fevil.example/x.html',
+    '//evil.example/index.html',
+    '//evil.example/x.html',
+    '/%5Cevil.example/x.html',
+    '/%09/evil.example/x.html',
+    '/.//evil.example/x.html',
+    '/%2e//evil.example/x.html',
+    '///evil.example/',
+    '/\\evil.example/x.html',
+    '/x/..//evil.example/index.html',
+    '/docs/guide.html?next=//evil.example',
+    '/../evil.example/x.html',
+  ])('never redirects %p off the site', async (url) => {
+    const response = await rawGet(origin, url);
+    if (response.status === 301 || response.status === 302) {
+      expect(isSameOriginPath(response.headers.location)).toBe(true);
+    } else {
+      expect([400, 404]).toContain(response.status);
+    }
+  });
+
+  it('keeps the session a few hundred bytes for a 12 KB token with 300 permissions, and the admin reads the page', async () => {
+    const accessToken = await hugeAdmin();
+    expect(accessToken.length).toBeGreaterThan(12_000);
+    const response = await gate.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken}});
+    expect(response.statusCode).toBe(200);
+    const total = setCookies(response).reduce((sum, value) => sum + value.length, 0);
+    expect(total).toBeLessThan(4096);
+    const cookie = (setCookies(response).find((value) => value.startsWith(`${SESSION_COOKIE}=`)) ?? '').split(';')[0] as string;
+    expect((await gate.inject({url: '/docs/admin', headers: {cookie}})).body).toContain(ADMIN_TEXT);
+  });
+
+  it('sets an HttpOnly session cookie that expires with the token; sign-out deletes it and the old value stops working', async () => {
     const accessToken = await developer();
-    const started = await gate.inject({method: 'POST', url: '/_portal/session', headers: {authorization: `Bearer ${accessToken}`, host: 'localhost:3000'}});
+    const started = await gate.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken}});
     expect(started.statusCode).toBe(200);
     expect(started.json()).toMatchObject({hadSession: false});
-    const session = ([] as string[]).concat(started.headers['set-cookie'] ?? []).find((value) => value.startsWith(`${SESSION_COOKIE}=`)) ?? '';
+    const session = setCookies(started).find((value) => value.startsWith(`${SESSION_COOKIE}=`)) ?? '';
     expect(session).toMatch(/HttpOnly/);
     expect(session).toMatch(/SameSite=Lax/);
+    expect(session).not.toContain(accessToken);
     expect(Number(/Max-Age=(\d+)/.exec(session)?.[1])).toBeGreaterThan(590);
     expect(Number(/Max-Age=(\d+)/.exec(session)?.[1])).toBeLessThanOrEqual(600);
     expect(session).not.toMatch(/Secure/);
+    const cookie = session.split(';')[0] as string;
 
-    const renewed = await gate.inject({method: 'POST', url: '/_portal/session', headers: {authorization: `Bearer ${accessToken}`, ...cookie(accessToken)}});
+    const renewed = await gate.inject({method: 'POST', url: '/_portal/session', headers: {cookie}, payload: {accessToken}});
     expect(renewed.json()).toMatchObject({hadSession: true});
 
-    const ended = await gate.inject({method: 'DELETE', url: '/_portal/session'});
+    const ended = await gate.inject({method: 'DELETE', url: '/_portal/session', headers: {cookie}});
     expect(ended.statusCode).toBe(204);
     expect(String(ended.headers['set-cookie'])).toMatch(new RegExp(`${SESSION_COOKIE}=;.*Max-Age=0`));
+    // Replaying the old value after sign-out opens nothing.
+    expect((await gate.inject({url: '/docs/ops', headers: {cookie}})).body).not.toContain(SECRET);
   });
 
   it('marks cookies Secure on any host but localhost', async () => {
-    const response = await gate.inject({method: 'POST', url: '/_portal/session', headers: {authorization: `Bearer ${await developer()}`, host: 'docs.example.com'}});
+    const response = await gate.inject({method: 'POST', url: '/_portal/session', headers: {host: 'docs.example.com'}, payload: {accessToken: await developer()}});
     expect(String(response.headers['set-cookie'])).toMatch(/Secure/);
   });
 
-  it('refuses bad tokens and cross-site session requests without setting a cookie', async () => {
-    const bad = await gate.inject({method: 'POST', url: '/_portal/session', headers: {authorization: 'Bearer a.b.c'}});
-    expect(bad.statusCode).toBe(401);
-    expect(bad.headers['set-cookie']).toBeUndefined();
-    const missing = await gate.inject({method: 'POST', url: '/_portal/session'});
-    expect(missing.statusCode).toBe(401);
-    const crossSite = await gate.inject({
-      method: 'POST',
-      url: '/_portal/session',
-      headers: {authorization: `Bearer ${await developer()}`, origin: 'https://evil.example', host: 'localhost:3000'},
-    });
-    expect(crossSite.statusCode).toBe(403);
-    expect(crossSite.headers['set-cookie']).toBeUndefined();
+  it('refuses cross-site and non-JSON session requests without touching the cookie', async () => {
+    const accessToken = await developer();
+    for (const headers of [
+      {origin: 'https://evil.example', host: 'localhost:3000'},
+      {'sec-fetch-site': 'cross-site', host: 'localhost:3000'},
+    ]) {
+      const crossSite = await gate.inject({method: 'POST', url: '/_portal/session', headers, payload: {accessToken}});
+      expect(crossSite.statusCode).toBe(403);
+      expect(crossSite.headers['set-cookie']).toBeUndefined();
+      const signOut = await gate.inject({method: 'DELETE', url: '/_portal/session', headers});
+      expect(signOut.statusCode).toBe(403);
+      expect(signOut.headers['set-cookie']).toBeUndefined();
+    }
+    const plain = await gate.inject({method: 'POST', url: '/_portal/session', headers: {'content-type': 'text/plain'}, payload: accessToken});
+    expect(plain.statusCode).toBe(415);
+    expect(plain.headers['set-cookie']).toBeUndefined();
+    const inHeader = await gate.inject({method: 'POST', url: '/_portal/session', headers: {authorization: `Bearer ${accessToken}`}});
+    expect(inHeader.statusCode).not.toBe(200);
   });
 
   it('serves clean URLs like the nginx config, a real 404, and hides its own files', async () => {
@@ -168,8 +329,71 @@ describe('gate server', () => {
     const missing = await gate.inject({url: '/docs/nope'});
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toContain('Not found (public)');
-    expect((await gate.inject({url: '/access-manifest.json'})).statusCode).toBe(404);
-    expect((await gate.inject({url: '/_headers'})).statusCode).toBe(404);
-    expect((await gate.inject({url: '/docs/%2e%2e/%2e%2e/etc/passwd'})).statusCode).toBe(404);
+    for (const url of ['/access-manifest.json', '/_headers', '/_nginx/security-headers.conf']) {
+      expect((await gate.inject({url})).statusCode).toBe(404);
+    }
+    expect((await rawGet(origin, '/docs/%2e%2e/%2e%2e/etc/passwd')).status).toBe(400);
+    expect((await rawGet(origin, '/docs/../../etc/passwd')).status).toBe(400);
+  });
+
+  it('sends gzip to clients that accept it, and 304 for a known ETag', async () => {
+    write(path.join(dir, 'public', 'docs', 'big', 'index.html'), `<p>${'words '.repeat(2000)}</p>`);
+    write(path.join(dir, 'members', 'docs', 'big', 'index.html'), `<p>${'words '.repeat(2000)}</p>`);
+    const server = await gateWith();
+    const zipped = await server.inject({url: '/docs/big', headers: {'accept-encoding': 'gzip, br'}});
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.length).toBeLessThan(1000);
+    const again = await server.inject({url: '/docs/big', headers: {'if-none-match': String(zipped.headers.etag)}});
+    expect(again.statusCode).toBe(304);
+    await server.close();
+  });
+});
+
+describe('gate server: the key endpoint', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it.each(['fail', 'hang'] as const)('keeps answering from the last good key set when the endpoint starts to %s', async (mode) => {
+    const store = controllableKeyStore();
+    const server = await gateWith({jwks: store});
+    const signedIn = await sessionCookie(server, await developer());
+    // Only `setTimeout` is faked: if anything waited for the key endpoint,
+    // the answers below could not arrive while the clock stands still.
+    jest.useFakeTimers({doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance', 'Date']});
+    store.mode = mode;
+    const fetchesBefore = store.fetches;
+    const refreshing = store.refresh();
+    expect(store.fetches).toBe(fetchesBefore + 1);
+
+    const [session, page, asset] = await Promise.all([
+      server.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken: await admin()}}),
+      server.inject({url: '/docs/ops', headers: {cookie: signedIn}}),
+      server.inject({url: '/assets/js/shared.abcd.js'}),
+    ]);
+    expect(session.statusCode).toBe(200);
+    expect(page.body).toContain(SECRET);
+    expect(asset.statusCode).toBe(200);
+    expect(store.status()).toMatchObject({ready: true});
+
+    // A hanging fetch is given up after its bound (3 s); then the store
+    // backs off (1 s) instead of fetching again on every request.
+    jest.advanceTimersByTime(mode === 'hang' ? 3_000 : 0);
+    await refreshing;
+    expect(store.status().consecutiveFailures).toBe(1);
+    await server.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken: await admin()}});
+    expect(store.fetches).toBe(fetchesBefore + 1);
+    jest.advanceTimersByTime(1_000);
+    expect(store.fetches).toBe(fetchesBefore + 2);
+    await server.close();
+  });
+
+  it('answers 503 (not 401, and keeps the cookie) when no key set could ever be loaded', async () => {
+    const store = controllableKeyStore('fail');
+    const server = await gateWith({jwks: store});
+    const response = await server.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken: await developer()}});
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['set-cookie']).toBeUndefined();
+    await server.close();
   });
 });

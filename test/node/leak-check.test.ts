@@ -165,7 +165,7 @@ describe('findLeaks', () => {
 describe('runLeakCheck (npm run leak-check)', () => {
   const PUBLIC_PAGE = `---\ntitle: Welcome\n---\n\nWelcome to the portal. Operators rotate the master signing keys on the first Monday of each quarter, after the change board approves the window.\n`;
 
-  function fixture({publicLeak, membersHaveContent = true}: {publicLeak: boolean; membersHaveContent?: boolean}) {
+  function fixture({publicLeak, membersHaveContent = true, membersSharedLeak = false}: {publicLeak: boolean; membersHaveContent?: boolean; membersSharedLeak?: boolean}) {
     write('docs/secret.md', SECRET_PAGE);
     write('docs/welcome.md', PUBLIC_PAGE);
     write(
@@ -184,6 +184,8 @@ describe('runLeakCheck (npm run leak-check)', () => {
     write('build/public/docs/index.html', welcome);
     write('build/public/docs/secret/index.html', publicLeak ? `${stub}<p>${FIRST} region</p>` : stub);
     write('build/members/docs/index.html', welcome);
+    write('build/members/docs/secret/index.html', membersHaveContent ? `<h1>Rotation Runbook</h1><p>${FIRST} region</p>` : '<h1>Rotation Runbook</h1>');
+    write('build/members/assets/js/version-data.js', membersSharedLeak ? `description:"${FIRST} region"` : 'description:"Restricted page."');
     write('build/members/assets/js/secret.js', membersHaveContent ? `children:"${SECRET_PAGE.replace(/\n/g, '\\n').replace(/"/g, '\\"')}"` : 'children:"Rotation Runbook"');
   }
 
@@ -200,7 +202,17 @@ describe('runLeakCheck (npm run leak-check)', () => {
     const result = runLeakCheck({root: tmp});
     expect(result).toMatchObject({exitCode: 0, leaks: [], blindPages: []});
     expect(result.lines).toHaveLength(1);
-    expect(result.lines[0]).toMatch(/^leak check: 1 restricted pages, \d+ phrases, 2 files in build\/public, 0 leaks \(every page found in build\/members\)$/);
+    expect(result.lines[0]).toMatch(/^leak check: 1 restricted pages, \d+ phrases, 2 files in build\/public, 0 leaks, 0 in files shared by all members \(every page found in build\/members\)$/);
+  });
+
+  it('exits 1 when a role-restricted page shows up in a members file other than its own HTML and chunks', () => {
+    fixture({publicLeak: false, membersSharedLeak: true});
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.lines).toContain(
+      `LEAK build/members/assets/js/version-data.js: "${FIRST}" from docs/secret.md (every member downloads this file; the page needs a role)`,
+    );
+    expect(result.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([path.join('build', 'members', 'assets', 'js', 'version-data.js')]);
   });
 
   it('ignores phrases that a public page contains too', () => {

@@ -5,6 +5,7 @@
  */
 import {createHash, randomBytes} from 'node:crypto';
 import {createLocalJWKSet, jwtVerify} from 'jose';
+import {TEST_CONTROL_HEADER} from '../../scripts/local-provider/handlers';
 import {startLocalProvider, type LocalProvider} from '../../scripts/local-provider/server';
 
 const SITE = 'http://localhost:3000';
@@ -108,7 +109,7 @@ describe('authenticate', () => {
     expect(body.user.email).toBe('ada.admin@acme.test');
 
     const jwks = (await (await fetch(`${provider.url}/sso/jwks/client_local`)).json()) as Parameters<typeof createLocalJWKSet>[0];
-    const {payload} = await jwtVerify(body.access_token, createLocalJWKSet(jwks), {issuer: provider.url, audience: 'client_local'});
+    const {payload} = await jwtVerify(body.access_token, createLocalJWKSet(jwks), {issuer: `${provider.url}/user_management/client_local`, audience: 'client_local'});
     expect(payload).toMatchObject({org_id: 'org_acme_platform', role: 'admin', roles: ['admin', 'member'], feature_flags: ['beta-docs', 'new-search']});
     expect(typeof payload.sid).toBe('string');
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(300);
@@ -175,5 +176,46 @@ describe('logout', () => {
     await fetch(`${provider.url}/user_management/sessions/logout?session_id=${sid}`);
     const refresh = await authenticate({client_id: 'client_local', grant_type: 'refresh_token', refresh_token: session.refresh_token});
     expect(refresh.status).toBe(400);
+  });
+});
+
+describe('test controls (/__local/*)', () => {
+  const fault = JSON.stringify({status: 500, body: '<script>alert(document.domain)</script>', contentType: 'text/html', count: 1});
+
+  it('do not exist on the provider that npm start and npm run serve run', async () => {
+    const response = await fetch(`${provider.url}/__local/fault`, {method: 'POST', headers: {'Content-Type': 'application/json', [TEST_CONTROL_HEADER]: '1'}, body: fault});
+    expect(response.status).toBe(404);
+    expect((await fetch(`${provider.url}/__local/stats`, {headers: {[TEST_CONTROL_HEADER]: '1'}})).status).toBe(404);
+  });
+
+  describe('on the test suites provider', () => {
+    let testProvider: LocalProvider;
+    beforeAll(async () => {
+      testProvider = await startLocalProvider({port: 0, clientId: 'client_local', allowedOrigins: [SITE], testControls: true});
+    });
+    afterAll(() => testProvider.close());
+
+    it('refuse what a web page could send without a preflight: no custom header, or text/plain', async () => {
+      const simple = await fetch(`${testProvider.url}/__local/fault`, {method: 'POST', headers: {'Content-Type': 'text/plain', Origin: 'https://evil.example'}, body: fault});
+      expect(simple.status).toBe(403);
+      const plain = await fetch(`${testProvider.url}/__local/fault`, {method: 'POST', headers: {'Content-Type': 'text/plain', [TEST_CONTROL_HEADER]: '1'}, body: fault});
+      expect(plain.status).toBe(415);
+      const preflight = await fetch(`${testProvider.url}/__local/fault`, {
+        method: 'OPTIONS',
+        headers: {Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': TEST_CONTROL_HEADER},
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+      expect((await fetch(`${testProvider.url}/__local/stats`)).status).toBe(403);
+    });
+
+    it('replay an injected body with a CSP that runs nothing, and nosniff', async () => {
+      const injected = await fetch(`${testProvider.url}/__local/fault`, {method: 'POST', headers: {'Content-Type': 'application/json', [TEST_CONTROL_HEADER]: '1'}, body: fault});
+      expect(injected.status).toBe(200);
+      const response = await fetch(`${testProvider.url}/user_management/authenticate`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{}'});
+      expect(response.status).toBe(500);
+      expect(await response.text()).toContain('<script>');
+      expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'; sandbox/);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    });
   });
 });

@@ -28,14 +28,16 @@ describe('gate session (browser side)', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
-  it('posts the token in the Authorization header, never in the URL, to the site under its baseUrl', async () => {
+  it('posts the token in a JSON body, never in the URL or a header, to the site under its baseUrl', async () => {
     document.cookie = 'portal_gate=1; Path=/';
     fetchSpy.mockResolvedValue(answer(200, {hadSession: false}));
     await expect(syncGateSession(TOKEN, '/portal/')).resolves.toBe('started');
     const [url, init] = fetchSpy.mock.calls[0] as [string, RequestInit];
     expect(url).toBe('/portal/_portal/session');
     expect(url).not.toContain(TOKEN);
-    expect(init).toMatchObject({method: 'POST', credentials: 'same-origin', headers: {Authorization: `Bearer ${TOKEN}`}});
+    expect(init).toMatchObject({method: 'POST', credentials: 'same-origin', headers: {'Content-Type': 'application/json'}});
+    expect(JSON.parse(String(init.body))).toEqual({accessToken: TOKEN});
+    expect(JSON.stringify(init.headers)).not.toContain(TOKEN);
   });
 
   it.each([

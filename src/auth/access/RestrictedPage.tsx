@@ -1,6 +1,6 @@
 /**
  * The whole body of a page withheld from the public build (see
- * scripts/access/plugin.ts): the doc layout still renders its title, and this
+ * plugins/access/plugin.ts): the doc layout still renders its title, and this
  * says what the reader needs. It never holds the page's content: that exists
  * only in the members build, which the gate serves to readers allowed to see it.
  */

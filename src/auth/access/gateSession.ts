@@ -16,7 +16,9 @@ export function gatePresent(cookies: string = typeof document === 'undefined' ? 
 }
 
 /**
- * Sends the token in a header (never in a URL), same-origin only. `started`
+ * Sends the token in a JSON body (never in a URL, and not in a header, which
+ * a proxy's header limit could refuse: WorkOS tokens can pass 12 KB),
+ * same-origin only. `started`
  * means the request came without a valid session cookie, so the page on
  * screen was served as public and should be loaded again.
  */
@@ -28,7 +30,8 @@ export async function syncGateSession(accessToken: string, baseUrl: string): Pro
     const response = await fetch(`${baseUrl}${SESSION_PATH}`, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: {Authorization: `Bearer ${accessToken}`},
+      headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({accessToken}),
     });
     if (response.status === 401 || response.status === 403) {
       return 'refused';

@@ -26,6 +26,36 @@ export interface Principal {
 
 export const PUBLIC_RULE: AccessRule = {kind: 'public'};
 
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/**
+ * The reader's roles and permissions from access-token claims (or the SDK's
+ * state, which mirrors them): `roles` together with the single `role`, and
+ * `permissions`. The one place that reads them, for the gate and the browser.
+ */
+export function principalFromClaims(claims: Record<string, unknown>): Principal {
+  const roles = stringList(claims.roles);
+  if (typeof claims.role === 'string' && claims.role !== '' && !roles.includes(claims.role)) {
+    roles.push(claims.role);
+  }
+  return {roles, permissions: stringList(claims.permissions)};
+}
+
+/** Every role and permission some rule asks about: all a session needs to hold. */
+export function namesRulesUse(rules: AccessRule[]): {roles: Set<string>; permissions: Set<string>} {
+  const roles = new Set<string>();
+  const permissions = new Set<string>();
+  for (const rule of rules) {
+    if (rule.kind === 'roles') {
+      rule.roles.forEach((role) => roles.add(role));
+      rule.permissions.forEach((permission) => permissions.add(permission));
+    }
+  }
+  return {roles, permissions};
+}
+
 function names(value: unknown, field: string, where: string): string[] {
   if (value === undefined) {
     return [];

@@ -7,13 +7,15 @@
  * (LOCAL_AUTH_PORT, default 4010). Builds nothing itself; stops everything
  * it started.
  */
+import {randomBytes} from 'node:crypto';
 import {existsSync} from 'node:fs';
-import {createServer} from 'node:net';
 import path from 'node:path';
 import {DEFAULT_LOCAL_AUTH_PORT, LOCAL_CLIENT_ID} from '../../../src/auth/config';
+import {TEST_CONTROL_HEADER} from '../../../scripts/local-provider/handlers';
 import {startLocalProvider, type LocalProvider} from '../../../scripts/local-provider/server';
 import {startNginx} from '../../../scripts/serve-nginx';
 import {createGate} from '../../../server/gate';
+import {freePort} from '../../support/ports';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -27,18 +29,6 @@ export interface Stack {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const {port} = server.address() as {port: number};
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} = {}): Promise<Stack> {
   if (!existsSync(path.join(ROOT, 'build', 'access-manifest.json'))) {
     throw new Error('build/ is missing or incomplete: run "npm run build" before the browser tests');
@@ -48,7 +38,7 @@ export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} 
   let provider: LocalProvider;
   const providerPort = Number(process.env.LOCAL_AUTH_PORT ?? DEFAULT_LOCAL_AUTH_PORT);
   try {
-    provider = await startLocalProvider({port: providerPort, clientId: LOCAL_CLIENT_ID, allowedOrigins: [siteUrl]});
+    provider = await startLocalProvider({port: providerPort, clientId: LOCAL_CLIENT_ID, allowedOrigins: [siteUrl], testControls: true});
   } catch (error) {
     throw new Error(`could not start the local sign-in provider on port ${providerPort} (the port the build uses): ${String(error)}`);
   }
@@ -65,7 +55,9 @@ export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} 
       const gate = await createGate({
         buildDir: path.join(ROOT, 'build'),
         jwks: new URL(`${provider.url}/sso/jwks/${LOCAL_CLIENT_ID}`),
+        issuers: [`${provider.url}/user_management/${LOCAL_CLIENT_ID}`],
         organizationId: null,
+        sessionSecrets: [randomBytes(32)],
       });
       await gate.listen({port: sitePort, host: 'localhost'});
       stopSite = () => gate.close();
@@ -78,12 +70,16 @@ export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} 
     siteUrl,
     providerUrl: provider.url,
     injectFault: async (fault) => {
-      const response = await fetch(`${provider.url}/__local/fault`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(fault)});
+      const response = await fetch(`${provider.url}/__local/fault`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json', [TEST_CONTROL_HEADER]: '1'},
+        body: JSON.stringify(fault),
+      });
       if (!response.ok) {
         throw new Error(`fault injection failed: ${response.status}`);
       }
     },
-    providerStats: async () => (await (await fetch(`${provider.url}/__local/stats`)).json()) as {authenticateCalls: number; maxInFlight: number},
+    providerStats: async () => (await (await fetch(`${provider.url}/__local/stats`, {headers: {[TEST_CONTROL_HEADER]: '1'}})).json()) as {authenticateCalls: number; maxInFlight: number},
     stop: async () => {
       await stopSite();
       await provider.close();

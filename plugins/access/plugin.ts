@@ -22,6 +22,9 @@ export const RESTRICTED_PAGE_BODY = '<RestrictedPage />\n';
 
 export const RESTRICTED_SIDEBAR_CLASS = 'portal-restricted';
 
+/** The description a role-restricted page has in files every member downloads. */
+export const ROLE_RESTRICTED_DESCRIPTION = 'A page for readers with a particular role.';
+
 /** Front matter a withheld page may keep: where it sits and what it is called, nothing it says. */
 const PUBLIC_FRONT_MATTER_KEYS = [
   'id',
@@ -56,7 +59,11 @@ export function accessMarkdownHooks(
       const className = [result.frontMatter.sidebar_class_name, RESTRICTED_SIDEBAR_CLASS, modifier].filter(Boolean).join(' ');
       const marks = {portal_access: page.rule, sidebar_class_name: className};
       if (audience === 'members') {
-        return {frontMatter: {...result.frontMatter, ...marks}, content: result.content};
+        // Docusaurus copies a doc's description (or, without one, its first
+        // paragraph) into the version data that every member downloads. A
+        // page that needs a role keeps its words to its own HTML and chunk.
+        const shared = page.rule.kind === 'roles' ? {description: ROLE_RESTRICTED_DESCRIPTION} : {};
+        return {frontMatter: {...result.frontMatter, ...marks, ...shared}, content: result.content};
       }
       const kept = Object.fromEntries(Object.entries(result.frontMatter).filter(([key]) => PUBLIC_FRONT_MATTER_KEYS.includes(key)));
       return {

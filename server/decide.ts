@@ -1,0 +1,111 @@
+/**
+ * The one decision path: which file (of which build) a request gets, or why
+ * not. It canonicalises the path once (./requestPath.ts), resolves the file
+ * in each build's in-memory index (./buildFiles.ts), and looks the access rule
+ * up by the resolved file, never by the URL as sent, for pages and their
+ * content chunks alike. Anything that serves the builds uses this function.
+ */
+import {canRead, isRestricted, type AccessRule, type Principal} from '../src/auth/access/rules';
+import type {AccessManifest, Audience} from '../plugins/access/manifest';
+import {loadBuildFiles, type BuildFile, type BuildFiles} from './buildFiles';
+import {canonicalisePath} from './requestPath';
+
+export interface Site {
+  baseUrl: string;
+  builds: Record<Audience, BuildFiles>;
+  /** Members' files that need a rule: restricted pages' HTML and content chunks. */
+  rules: Map<string, AccessRule>;
+}
+
+export type Decision =
+  | {kind: 'bad-request'}
+  | {kind: 'redirect'; location: string}
+  /** A restricted page's content chunk that this reader may not read. */
+  | {kind: 'forbidden'}
+  | {
+      kind: 'file';
+      audience: Audience;
+      file: BuildFile;
+      status: 200 | 404;
+      /** The answer depended on the session: caches must vary on it. */
+      personal: boolean;
+    };
+
+export function loadSite(buildDir: string, manifest: AccessManifest): Site {
+  const builds = {public: loadBuildFiles(`${buildDir}/public`), members: loadBuildFiles(`${buildDir}/members`)};
+  const rules = new Map<string, AccessRule>();
+  for (const page of manifest.pages) {
+    if (!isRestricted(page.rule)) {
+      continue;
+    }
+    const relative = page.route.slice(manifest.baseUrl.length).replace(/\/$/, '');
+    const html = builds.members.resolve(relative, page.route.endsWith('/'));
+    if (!html?.isHtml) {
+      throw new Error(`access: the restricted route ${page.route} has no HTML file in build/members; the gate could not protect it`);
+    }
+    rules.set(html.name, page.rule);
+    for (const chunk of page.chunks) {
+      if (!builds.members.get(chunk)) {
+        throw new Error(`access: the content chunk ${chunk} of ${page.route} is missing from build/members`);
+      }
+      rules.set(chunk, page.rule);
+    }
+  }
+  return {baseUrl: manifest.baseUrl, builds, rules};
+}
+
+type FileDecision = Extract<Decision, {kind: 'file'}>;
+
+function serve(audience: Audience, file: BuildFile, personal: boolean): FileDecision {
+  return {kind: 'file', audience, file, status: file.name === '404.html' ? 404 : 200, personal};
+}
+
+function notFound(site: Site, audience: Audience, personal: boolean): FileDecision {
+  const page = site.builds[audience].get('404.html');
+  if (!page) {
+    throw new Error(`build/${audience} has no 404.html`);
+  }
+  return {...serve(audience, page, personal), status: 404};
+}
+
+/**
+ * Decides a GET/HEAD request. `readPrincipal` is only called when the answer
+ * depends on who asks (null: signed out): a file that is the same for every
+ * reader, such as a hashed asset of both builds, needs no session at all.
+ */
+export async function decide(site: Site, rawTarget: string, readPrincipal: () => Promise<Principal | null>): Promise<Decision> {
+  const canonical = canonicalisePath(rawTarget);
+  if (canonical.kind !== 'path') {
+    return canonical.kind === 'bad' ? {kind: 'bad-request'} : canonical;
+  }
+  const {path, trailingSlash} = canonical;
+  if (!path.startsWith(site.baseUrl) && `${path}/` !== site.baseUrl) {
+    return notFound(site, 'public', false);
+  }
+  const relative = path.slice(site.baseUrl.length).replace(/\/$/, '');
+  const publicFile = site.builds.public.resolve(relative, trailingSlash);
+  const membersFile = site.builds.members.resolve(relative, trailingSlash);
+  const rule = membersFile ? site.rules.get(membersFile.name) : undefined;
+
+  if (!rule && publicFile && (!membersFile || membersFile.etag === publicFile.etag)) {
+    return serve('public', publicFile, false);
+  }
+  const principal = await readPrincipal();
+  if (rule && membersFile && !canRead(rule, principal)) {
+    if (!membersFile.isHtml) {
+      return {kind: 'forbidden'};
+    }
+    // The public build's page of the same name: title and "You need …".
+    const withheld = site.builds.public.get(membersFile.name);
+    return withheld ? serve('public', withheld, true) : notFound(site, 'public', true);
+  }
+  if (principal) {
+    if (membersFile) {
+      return serve('members', membersFile, true);
+    }
+    // A page loaded from the public build just before sign-in still asks
+    // for that build's hashed files; they hold nothing restricted.
+    return publicFile ? serve('public', publicFile, true) : notFound(site, 'members', true);
+  }
+  return publicFile ? serve('public', publicFile, true) : notFound(site, 'public', true);
+}

@@ -1,0 +1,106 @@
+/**
+ * The gate's own session: a small signed cookie issued in exchange for a
+ * verified provider access token. WorkOS access tokens carry every
+ * permission of the role and can pass 12 KB, over the 4 KB browsers keep in
+ * one cookie and over common header limits when sent on every request. The
+ * session holds only what the access rules can ask about (the roles and
+ * permissions that some rule names), the provider's session id and the
+ * token's expiry, so it stays a few hundred bytes whatever the token holds.
+ *
+ * HS256 (jose) with `PORTAL_SESSION_SECRET`; secrets listed after the first
+ * still verify, so a rotation can keep sessions alive until they expire.
+ */
+import {randomUUID} from 'node:crypto';
+import {errors, jwtVerify, SignJWT} from 'jose';
+import type {Principal} from '../src/auth/access/rules';
+
+export interface GateSession {
+  /** Our id for this cookie (revocation on sign-out). */
+  id: string;
+  /** The provider's session id (`sid`). */
+  providerSessionId: string;
+  principal: Principal;
+  /** Seconds since the epoch: the provider token's `exp`. */
+  expiresAt: number;
+}
+
+export interface SessionCodec {
+  issue(session: Omit<GateSession, 'id'>): Promise<{value: string; session: GateSession}>;
+  /** The session, or null for anything not issued by us, expired or revoked. */
+  read(value: string | undefined): Promise<GateSession | null>;
+  /** Refuses this cookie from now on (until it would expire anyway). */
+  revoke(session: GateSession): void;
+}
+
+const ISSUER = 'developer-portal-gate';
+export const MIN_SECRET_BYTES = 32;
+
+export function createSessionCodec({secrets, relevant}: {secrets: Uint8Array[]; relevant: {roles: Set<string>; permissions: Set<string>}}): SessionCodec {
+  if (secrets.length === 0 || secrets.some((secret) => secret.length < MIN_SECRET_BYTES)) {
+    throw new Error(`session secrets must be at least ${MIN_SECRET_BYTES} bytes`);
+  }
+  const [signingSecret] = secrets as [Uint8Array, ...Uint8Array[]];
+  // Revoked cookie ids → their expiry (s). Per process: another replica
+  // accepts a replayed cookie until it expires (README, "Access model").
+  const revoked = new Map<string, number>();
+
+  function pruneRevoked(now: number): void {
+    for (const [id, expiresAt] of revoked) {
+      if (expiresAt <= now) {
+        revoked.delete(id);
+      }
+    }
+  }
+
+  return {
+    async issue(session) {
+      const full: GateSession = {
+        ...session,
+        id: randomUUID(),
+        principal: {
+          roles: session.principal.roles.filter((role) => relevant.roles.has(role)),
+          permissions: session.principal.permissions.filter((permission) => relevant.permissions.has(permission)),
+        },
+      };
+      const value = await new SignJWT({sid: full.providerSessionId, roles: full.principal.roles, permissions: full.principal.permissions})
+        .setProtectedHeader({alg: 'HS256'})
+        .setIssuer(ISSUER)
+        .setJti(full.id)
+        .setIssuedAt()
+        .setExpirationTime(full.expiresAt)
+        .sign(signingSecret);
+      return {value, session: full};
+    },
+
+    async read(value) {
+      if (!value || value.length > 4096 || value.split('.').length !== 3) {
+        return null;
+      }
+      for (const secret of secrets) {
+        try {
+          const {payload} = await jwtVerify(value, secret, {algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['jti', 'exp', 'sid']});
+          const list = (claim: unknown) => (Array.isArray(claim) ? claim.filter((item): item is string => typeof item === 'string') : []);
+          const id = String(payload.jti);
+          if (revoked.has(id)) {
+            return null;
+          }
+          return {id, providerSessionId: String(payload.sid), principal: {roles: list(payload.roles), permissions: list(payload.permissions)}, expiresAt: payload.exp ?? 0};
+        } catch (error) {
+          // Another secret may have signed it (rotation); anything else is no session.
+          if (!(error instanceof errors.JWSSignatureVerificationFailed)) {
+            return null;
+          }
+        }
+      }
+      return null;
+    },
+
+    revoke(session) {
+      const now = Math.floor(Date.now() / 1000);
+      pruneRevoked(now);
+      if (session.expiresAt > now) {
+        revoked.set(session.id, session.expiresAt);
+      }
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The gate's settings from the environment, validated at start-up. Every
+ * error names the variable to fix (AuthConfigError, like the build's sign-in
+ * settings in src/auth/config.ts, which this reads too: the gate must verify
+ * tokens from the provider the site was built for).
+ */
+import {randomBytes} from 'node:crypto';
+import path from 'node:path';
+import {AuthConfigError, providerOrigin, readAuthSettings} from '../src/auth/config';
+import {MIN_SECRET_BYTES} from './session';
+
+type Env = Record<string, string | undefined>;
+
+export interface GateSettings {
+  buildDir: string;
+  port: number;
+  host: string;
+  trustProxy: boolean;
+  jwksUrl: URL;
+  issuers: string[];
+  organizationId: string | null;
+  sessionSecrets: Uint8Array[];
+  /** True when the secret was generated for this process (local provider only). */
+  ephemeralSecret: boolean;
+  local: boolean;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function readSecrets(env: Env, local: boolean): {secrets: Uint8Array[]; ephemeral: boolean} {
+  const current = env.PORTAL_SESSION_SECRET?.trim();
+  if (!current) {
+    if (!local) {
+      throw new AuthConfigError('PORTAL_SESSION_SECRET', '', `a random secret of at least ${MIN_SECRET_BYTES} characters (e.g. "openssl rand -base64 48"), the same on every replica`);
+    }
+    return {secrets: [randomBytes(MIN_SECRET_BYTES)], ephemeral: true};
+  }
+  const secrets: Uint8Array[] = [];
+  for (const [name, value] of [['PORTAL_SESSION_SECRET', current], ...list(env.PORTAL_SESSION_SECRET_PREVIOUS).map((item) => ['PORTAL_SESSION_SECRET_PREVIOUS', item])] as [string, string][]) {
+    const bytes = new TextEncoder().encode(value);
+    if (bytes.length < MIN_SECRET_BYTES) {
+      throw new AuthConfigError(name, '(hidden)', `at least ${MIN_SECRET_BYTES} characters`);
+    }
+    secrets.push(bytes);
+  }
+  return {secrets, ephemeral: false};
+}
+
+export function readGateSettings(env: Env, rootDir: string): GateSettings {
+  const auth = readAuthSettings(env, '/');
+  const origin = providerOrigin(auth);
+  const rawPort = env.PORT?.trim() || '3000';
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port < 1 || port > 65535) {
+    throw new AuthConfigError('PORT', rawPort, 'a port number from 1 to 65535');
+  }
+  let jwksUrl: URL;
+  try {
+    jwksUrl = new URL(env.PORTAL_JWKS_URL?.trim() || `${origin}/sso/jwks/${auth.clientId}`);
+  } catch {
+    throw new AuthConfigError('PORTAL_JWKS_URL', env.PORTAL_JWKS_URL ?? '', 'an absolute URL');
+  }
+  // WorkOS session tokens name the environment's client in `iss`
+  // (https://<api host>/user_management/<client id>); its reference example
+  // shows the bare API origin, so both are accepted by default.
+  const issuers = list(env.PORTAL_TOKEN_ISSUER);
+  const anyUser = env.PORTAL_ANY_USER_IS_MEMBER?.trim();
+  if (anyUser !== undefined && anyUser !== '' && anyUser !== 'true' && anyUser !== 'false') {
+    throw new AuthConfigError('PORTAL_ANY_USER_IS_MEMBER', anyUser, '"true" or "false"');
+  }
+  if (!auth.local && !auth.organizationId && anyUser !== 'true') {
+    throw new AuthConfigError(
+      'WORKOS_ORGANIZATION_ID',
+      '',
+      'the organisation whose members may read restricted pages (or PORTAL_ANY_USER_IS_MEMBER=true to let every user who can sign in to this WorkOS environment in)',
+    );
+  }
+  const trustProxy = env.TRUST_PROXY?.trim();
+  if (trustProxy !== undefined && trustProxy !== '' && trustProxy !== 'true' && trustProxy !== 'false') {
+    throw new AuthConfigError('TRUST_PROXY', trustProxy, '"true" or "false"');
+  }
+  const {secrets, ephemeral} = readSecrets(env, auth.local);
+  return {
+    buildDir: path.resolve(rootDir, env.BUILD_DIR?.trim() || 'build'),
+    port,
+    host: env.HOST?.trim() || 'localhost',
+    trustProxy: trustProxy === 'true',
+    jwksUrl,
+    issuers: issuers.length > 0 ? issuers : [`${origin}/user_management/${auth.clientId}`, origin],
+    organizationId: auth.organizationId,
+    sessionSecrets: secrets,
+    ephemeralSecret: ephemeral,
+    local: auth.local,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * The gate's settings (server/settings.ts): who counts as a member, which
+ * issuer and keys, and a clear error naming the variable for anything wrong.
+ */
+import {readGateSettings} from '../../server/settings';
+
+const SECRET = 'x'.repeat(48);
+const production = {WORKOS_CLIENT_ID: 'client_123', WORKOS_ORGANIZATION_ID: 'org_1', PORTAL_SESSION_SECRET: SECRET};
+
+describe('gate settings', () => {
+  it('derives the key set and the issuers WorkOS session tokens carry from the provider settings', () => {
+    const settings = readGateSettings({...production, WORKOS_API_HOSTNAME: 'auth.example.com'}, '/srv/portal');
+    expect(settings.jwksUrl.href).toBe('https://auth.example.com/sso/jwks/client_123');
+    expect(settings.issuers).toEqual(['https://auth.example.com/user_management/client_123', 'https://auth.example.com']);
+    expect(settings.organizationId).toBe('org_1');
+    expect(settings.buildDir).toBe('/srv/portal/build');
+    expect(settings.ephemeralSecret).toBe(false);
+  });
+
+  it('takes explicit issuers and previous secrets (rotation)', () => {
+    const settings = readGateSettings({...production, PORTAL_TOKEN_ISSUER: 'https://a.example, https://b.example', PORTAL_SESSION_SECRET_PREVIOUS: 'y'.repeat(40)}, '/');
+    expect(settings.issuers).toEqual(['https://a.example', 'https://b.example']);
+    expect(settings.sessionSecrets).toHaveLength(2);
+  });
+
+  it('uses the local provider with a random per-process secret when no client id is set', () => {
+    const settings = readGateSettings({}, '/');
+    expect(settings.local).toBe(true);
+    expect(settings.issuers[0]).toBe('http://localhost:4010/user_management/client_local');
+    expect(settings.ephemeralSecret).toBe(true);
+    expect(settings.sessionSecrets[0]).toHaveLength(32);
+  });
+
+  it.each([
+    ['a real client id without an organisation', {WORKOS_CLIENT_ID: 'client_123', PORTAL_SESSION_SECRET: SECRET}, /WORKOS_ORGANIZATION_ID/],
+    ['a real client id without a session secret', {WORKOS_CLIENT_ID: 'client_123', WORKOS_ORGANIZATION_ID: 'org_1'}, /PORTAL_SESSION_SECRET/],
+    ['a short session secret', {...production, PORTAL_SESSION_SECRET: 'short'}, /PORTAL_SESSION_SECRET.*at least 32/],
+    ['a short previous secret', {...production, PORTAL_SESSION_SECRET_PREVIOUS: 'short'}, /PORTAL_SESSION_SECRET_PREVIOUS/],
+    ['a bad port', {PORT: 'eighty'}, /PORT/],
+    ['a bad JWKS URL', {PORTAL_JWKS_URL: 'not a url'}, /PORTAL_JWKS_URL/],
+    ['a bad TRUST_PROXY', {TRUST_PROXY: 'yes'}, /TRUST_PROXY/],
+    ['a bad PORTAL_ANY_USER_IS_MEMBER', {...production, PORTAL_ANY_USER_IS_MEMBER: 'maybe'}, /PORTAL_ANY_USER_IS_MEMBER/],
+  ])('refuses to start with %s, naming the variable', (_name, env, message) => {
+    expect(() => readGateSettings(env, '/')).toThrow(message);
+  });
+
+  it('never prints a secret in its errors', () => {
+    expect(() => readGateSettings({...production, PORTAL_SESSION_SECRET: 'hunter2'}, '/')).toThrow(/^(?!.*hunter2)/s);
+  });
+
+  it('lets every user of the environment in only when told so explicitly', () => {
+    const settings = readGateSettings({WORKOS_CLIENT_ID: 'client_123', PORTAL_SESSION_SECRET: SECRET, PORTAL_ANY_USER_IS_MEMBER: 'true'}, '/');
+    expect(settings.organizationId).toBeNull();
+  });
+});
