@@ -127,6 +127,9 @@ describe('site chrome', () => {
     await open('/', page);
     await page.getByRole('button', {name: 'Toggle navigation bar'}).click();
     const sidebar = page.locator('.navbar-sidebar');
+    // The sidebar slides in: wait for it to be shown before checking what it holds.
+    await page.locator('.navbar-sidebar--show').waitFor();
+    await sidebar.getByRole('link', {name: 'Documentation'}).waitFor();
     await expect(sidebar.getByRole('link', {name: 'Documentation'}).isVisible()).resolves.toBe(true);
     await expect(sidebar.getByRole('button', {name: 'Sign in'}).isVisible()).resolves.toBe(true);
     await expect(sidebar.getByText('Languages').isVisible()).resolves.toBe(true);
