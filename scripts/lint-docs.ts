@@ -275,7 +275,7 @@ export function lintPage(page: Page, facts: PlatformFacts = PLATFORM): Problem[]
     ...checkAddresses(page, facts),
     ...checkPermissions(page, facts),
     ...checkOwners(page, facts),
-    ...checkComponents(page),
+    ...checkComponents(page, facts),
   ];
 }
 
@@ -468,17 +468,26 @@ export function checkOwners(page: Page, facts: PlatformFacts = PLATFORM): Proble
 }
 
 /**
- * Fact components: a table with a single home is rendered only there, and the
+ * Fact components: they name ids that platform.ts has (an unknown id throws
+ * at build time), a table with a single home is rendered only there, and the
  * summary box of a service or library page names that page's own id.
  */
-export function checkComponents(page: Page): Problem[] {
+export function checkComponents(page: Page, facts: PlatformFacts = PLATFORM): Problem[] {
   const problems: Problem[] = [];
+  const services = new Set(facts.services.map((service) => service.id));
+  const libraries = new Set(facts.libraries.map((library) => library.id));
   const own = /\/(services|shared-libraries)\/([a-z0-9-]+)\.mdx?$/.exec(page.file);
   for (const line of sourceLines(page.source).filter((candidate) => candidate.code === null)) {
     const text = line.text.replace(/`[^`]*`/g, '');
     for (const {pattern, tag, page: home} of SINGLE_HOME_COMPONENTS) {
       if (pattern.test(text) && page.file !== home) {
         problems.push({file: page.file, line: line.number, rule: 'single-home', message: `${tag} is rendered only in docs/${home}; link there instead`});
+      }
+    }
+    for (const match of text.matchAll(/<(Port|Service|ServiceSummary|EnvVarTable|LibrarySummary)\s+(?:id|service)="([^"]*)"/g)) {
+      const known = match[1] === 'LibrarySummary' ? libraries : services;
+      if (!known.has(match[2] ?? '')) {
+        problems.push({file: page.file, line: line.number, rule: 'component-id', message: `<${match[1]}> names "${match[2]}", which is not in src/data/platform.ts (the build would fail)`});
       }
     }
     for (const match of text.matchAll(/<(ServiceSummary|LibrarySummary)\s+id="([^"]*)"/g)) {

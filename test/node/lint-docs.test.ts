@@ -290,9 +290,17 @@ describe('links between pages', () => {
 describe('fact components', () => {
   it('reports a single-home table rendered elsewhere and a summary box on the wrong page', () => {
     const body = '<PortsTable />\n\n<ServiceSummary id="kira-service" />';
-    expect(checkComponents(doc(body, 'internal-developers/services/vera-service.md')).map((problem) => [problem.rule, problem.line])).toEqual([
+    expect(checkComponents(doc(body, 'internal-developers/services/vera-service.md'), facts).map((problem) => [problem.rule, problem.line])).toEqual([
       ['single-home', 7],
       ['summary-id', 9],
+    ]);
+  });
+
+  it('reports a component that names an id platform.ts does not have', () => {
+    const body = 'Port <Port service="kira" /> of <Service id="file-service" />.\n\n<LibrarySummary id="logging" />';
+    expect(checkComponents(doc(body, 'internal-developers/shared-libraries/logging.md'), facts).map((problem) => [problem.rule, problem.message])).toEqual([
+      ['component-id', '<Port> names "kira", which is not in src/data/platform.ts (the build would fail)'],
+      ['component-id', expect.stringContaining('<LibrarySummary> names "logging"')],
     ]);
   });
 
