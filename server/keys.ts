@@ -66,6 +66,8 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
   let failures = 0;
   let inFlight: Promise<void> | null = null;
   let lastAttemptAt = 0;
+  /** After a failure, requests do not start fetches before this (ms); the back-off timer does. */
+  let backoffUntil = 0;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
 
@@ -96,12 +98,14 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
       keys = createLocalJWKSet(body);
       loadedAt = Date.now();
       failures = 0;
+      backoffUntil = 0;
       schedule(refreshIntervalMs);
     } catch (error) {
       failures += 1;
       const retryIn = Math.min(maxBackoffMs, 1000 * 2 ** (failures - 1));
       const reason = controller.signal.aborted ? `no answer within ${fetchTimeoutMs} ms` : error instanceof Error ? error.message : String(error);
       options.onRefreshError?.(`signing keys from ${options.url.href}: ${reason}; ${keys ? 'keeping the last good set' : 'none loaded yet'}`, retryIn);
+      backoffUntil = Date.now() + retryIn;
       schedule(retryIn);
     } finally {
       clearTimeout(timeout);
@@ -118,8 +122,14 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
     return inFlight;
   }
 
-  /** Waits for the running (or a new) fetch, but never longer than waitBoundMs. */
+  /**
+   * For a request: waits for the running fetch, or starts one unless the
+   * endpoint is backing off, but never longer than waitBoundMs.
+   */
   async function boundedRefresh(): Promise<void> {
+    if (!inFlight && Date.now() < backoffUntil) {
+      return;
+    }
     await Promise.race([refresh(), wait(waitBoundMs)]);
   }
 

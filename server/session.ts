@@ -34,6 +34,8 @@ export interface SessionCodec {
 
 const ISSUER = 'developer-portal-gate';
 export const MIN_SECRET_BYTES = 32;
+/** Verified cookies kept so that a member's next requests skip the HMAC; oldest dropped first. */
+const VERIFIED_CACHE_SIZE = 10_000;
 
 export function createSessionCodec({secrets, relevant}: {secrets: Uint8Array[]; relevant: {roles: Set<string>; permissions: Set<string>}}): SessionCodec {
   if (secrets.length === 0 || secrets.some((secret) => secret.length < MIN_SECRET_BYTES)) {
@@ -43,6 +45,17 @@ export function createSessionCodec({secrets, relevant}: {secrets: Uint8Array[]; 
   // Revoked cookie ids → their expiry (s). Per process: another replica
   // accepts a replayed cookie until it expires (README, "Access model").
   const revoked = new Map<string, number>();
+  // Cookie value → the session it verified to. Only values this process has
+  // verified are here, so a hit proves the signature as the first check did;
+  // expiry and revocation are checked on every hit.
+  const verified = new Map<string, GateSession>();
+
+  function remember(value: string, session: GateSession): void {
+    if (verified.size >= VERIFIED_CACHE_SIZE) {
+      verified.delete(verified.keys().next().value as string);
+    }
+    verified.set(value, session);
+  }
 
   function pruneRevoked(now: number): void {
     for (const [id, expiresAt] of revoked) {
@@ -76,6 +89,15 @@ export function createSessionCodec({secrets, relevant}: {secrets: Uint8Array[]; 
       if (!value || value.length > 4096 || value.split('.').length !== 3) {
         return null;
       }
+      const now = Math.floor(Date.now() / 1000);
+      const known = verified.get(value);
+      if (known) {
+        if (known.expiresAt > now && !revoked.has(known.id)) {
+          return known;
+        }
+        verified.delete(value);
+        return null;
+      }
       for (const secret of secrets) {
         try {
           const {payload} = await jwtVerify(value, secret, {algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['jti', 'exp', 'sid']});
@@ -84,7 +106,9 @@ export function createSessionCodec({secrets, relevant}: {secrets: Uint8Array[]; 
           if (revoked.has(id)) {
             return null;
           }
-          return {id, providerSessionId: String(payload.sid), principal: {roles: list(payload.roles), permissions: list(payload.permissions)}, expiresAt: payload.exp ?? 0};
+          const session = {id, providerSessionId: String(payload.sid), principal: {roles: list(payload.roles), permissions: list(payload.permissions)}, expiresAt: payload.exp ?? 0};
+          remember(value, session);
+          return session;
         } catch (error) {
           // Another secret may have signed it (rotation); anything else is no session.
           if (!(error instanceof errors.JWSSignatureVerificationFailed)) {

@@ -394,6 +394,11 @@ describe('gate server: the key endpoint', () => {
     const response = await server.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken: await developer()}});
     expect(response.statusCode).toBe(503);
     expect(response.headers['set-cookie']).toBeUndefined();
+    // Alive, but not ready: a load balancer keeps traffic away until keys load.
+    expect((await server.inject({url: '/_portal/health'})).json()).toMatchObject({status: 'ok', keys: {ready: false, consecutiveFailures: 1}});
+    const ready = await server.inject({url: '/_portal/health/ready'});
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ready: false});
     await server.close();
   });
 });
