@@ -4,12 +4,14 @@
  *   build/public/     restricted pages withheld (PORTAL_AUDIENCE=public)
  *   build/members/    every page (PORTAL_AUDIENCE=members)
  *   build/access-manifest.json   route → rule and restricted chunks, for the gate
+ *   build/server/     the gate compiled to plain JavaScript (tsconfig.server.json),
+ *                     run by `npm run serve` with production dependencies only
  *
  * Each build then gets its security headers (scripts/security-headers.ts).
  * Extra arguments go to both `docusaurus build` runs.
  */
 import {spawnSync} from 'node:child_process';
-import {existsSync, rmSync} from 'node:fs';
+import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {writeSecurityHeaders} from './security-headers';
 
@@ -36,4 +38,16 @@ for (const audience of ['public', 'members'] as const) {
 if (!existsSync(manifest)) {
   console.error('[build] the members build wrote no access manifest');
   process.exit(1);
+}
+
+// The health endpoint names the build it serves.
+const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], {cwd: ROOT, encoding: 'utf8'});
+const buildId = process.env.PORTAL_BUILD_ID?.trim() || `${commit.status === 0 ? commit.stdout.trim() : 'unversioned'}-${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}`;
+writeFileSync(manifest, `${JSON.stringify({...JSON.parse(readFileSync(manifest, 'utf8')), buildId}, null, 2)}\n`);
+
+console.log('\n[build] the gate server → build/server/');
+const tsc = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.server.json'], {cwd: ROOT, stdio: 'inherit'});
+if (tsc.status !== 0) {
+  console.error('[build] compiling the gate server failed');
+  process.exit(tsc.status ?? 1);
 }

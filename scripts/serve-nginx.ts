@@ -12,12 +12,12 @@ const ROOT = path.resolve(__dirname, '..');
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 /** deploy/nginx.conf with the build folder, headers file and port of this machine. */
-export function localNginxConfig(buildDir: string, port: number, prefix: string): string {
+export function localNginxConfig(buildDir: string, port: number, prefix: string, workers: number | 'auto' = 1): string {
   const server = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
     .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
     .replace(/root \/usr\/share\/nginx\/html;/, `root ${buildDir};`)
     .replaceAll('/etc/nginx/portal/security-headers.conf', path.join(buildDir, '_nginx', 'security-headers.conf'));
-  return `worker_processes 1;
+  return `worker_processes ${workers};
 pid ${prefix}/nginx.pid;
 error_log ${prefix}/error.log warn;
 events { worker_connections 256; }
@@ -41,7 +41,7 @@ export interface NginxServer {
   stop: () => Promise<void>;
 }
 
-function prepare(port: number): {prefix: string; config: string} {
+function prepare(port: number, workers: number | 'auto' = 1): {prefix: string; config: string} {
   if (!existsSync(NGINX)) {
     throw new Error(`nginx not found at ${NGINX}. Install it with "apt-get install nginx" or set NGINX_PATH.`);
   }
@@ -53,7 +53,7 @@ function prepare(port: number): {prefix: string; config: string} {
   const prefix = mkdtempSync(path.join(os.tmpdir(), 'portal-nginx-'));
   mkdirSync(path.join(prefix, 'logs'));
   const config = path.join(prefix, 'nginx.conf');
-  writeFileSync(config, localNginxConfig(buildDir, port, prefix));
+  writeFileSync(config, localNginxConfig(buildDir, port, prefix, workers));
   return {prefix, config};
 }
 
@@ -64,8 +64,8 @@ export function testNginxConfig(): {ok: boolean; output: string} {
   return {ok: result.status === 0, output: `${result.stdout}${result.stderr}`};
 }
 
-export async function startNginx(port: number): Promise<NginxServer> {
-  const {prefix, config} = prepare(port);
+export async function startNginx(port: number, {workers = 1}: {workers?: number | 'auto'} = {}): Promise<NginxServer> {
+  const {prefix, config} = prepare(port, workers);
   const child = spawn(NGINX, ['-p', prefix, '-c', config, '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']});
   const url = `http://localhost:${port}`;
   for (let attempt = 0; attempt < 100; attempt += 1) {

@@ -18,7 +18,7 @@
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {parse as parseCookies, serialize as serializeCookie, type SerializeOptions} from 'cookie';
-import Fastify, {type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify';
+import Fastify, {LogController, type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify';
 import {jwtVerify} from 'jose';
 import {namesRulesUse, principalFromClaims, type Principal} from '../src/auth/access/rules';
 import {GATE_MARKER_COOKIE, SESSION_PATH} from '../src/auth/access/gateSession';
@@ -44,8 +44,19 @@ export interface GateOptions {
   sessionSecrets: Uint8Array[];
   /** Behind a proxy that terminates TLS: trust X-Forwarded-* for the scheme and host. */
   trustProxy?: boolean;
-  logger?: boolean;
+  /**
+   * Where to write one JSON line per request (method, path, status,
+   * duration, audience) and the gate's own events. Never a header, a cookie,
+   * a token or a query string.
+   */
+  logStream?: NodeJS.WritableStream;
+  /** `debug` adds a line when each request starts. Default `info`. */
+  logLevel?: LogLevel;
 }
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export const HEALTH_PATH = '_portal/health';
 
 /** Reads the `/*` block of a Netlify-style `_headers` file (written by scripts/security-headers.ts). */
 function readHeadersFile(file: string): Record<string, string> {
@@ -82,13 +93,69 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   const keys = options.jwks instanceof URL ? createKeyStore({url: options.jwks}) : options.jwks;
   const sessions = createSessionCodec({secrets: options.sessionSecrets, relevant: namesRulesUse(manifest.pages.map((page) => page.rule))});
 
-  const app = Fastify({logger: options.logger ?? false, trustProxy: options.trustProxy ?? false});
+  const app = Fastify({
+    logger: options.logStream ? {stream: options.logStream, level: options.logLevel ?? 'info', base: {service: 'portal-gate', pid: process.pid}} : false,
+    // One line per request, written below, instead of Fastify's two.
+    logController: new LogController({disableRequestLogging: true}),
+    trustProxy: options.trustProxy ?? false,
+  });
   app.addHook('onClose', async () => keys.close());
+  // On shutdown, requests in flight finish; their connections then close
+  // instead of staying open for keep-alive, so close() can complete.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) {
+      reply.header('Connection', 'close');
+    }
+  });
+
+  // The request log: the path without its query (the sign-in callback's
+  // query carries a code), and which build answered.
+  const audienceOf = new WeakMap<FastifyRequest, Audience>();
+  app.addHook('onRequest', async (request) => {
+    request.log.debug({method: request.method, path: request.url.split('?')[0]}, 'request started');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        audience: audienceOf.get(request) ?? null,
+      },
+      'request',
+    );
+  });
+
+  const buildId = manifest.buildId ?? 'unknown';
+  /** Liveness: the process answers, with the build it serves. */
+  app.get(`${baseUrl}${HEALTH_PATH}`, async (_request, reply) => {
+    return reply.header('Cache-Control', 'no-store').send({status: 'ok', build: buildId, keys: keys.status()});
+  });
+  /** Readiness: sessions can be started, i.e. the provider's signing keys are loaded. */
+  app.get(`${baseUrl}${HEALTH_PATH}/ready`, async (_request, reply) => {
+    const status = keys.status();
+    reply.header('Cache-Control', 'no-store');
+    return status.ready
+      ? reply.send({ready: true, build: buildId})
+      : reply.code(503).send({ready: false, build: buildId, reason: 'the provider signing keys are not loaded yet'});
+  });
   const sessionUrl = `${baseUrl}${SESSION_PATH}`;
 
   function cookieOptions(request: FastifyRequest): SerializeOptions {
     return {path: baseUrl, sameSite: 'lax', secure: !isLocalHost(request.hostname)};
   }
+
+  /** The readable marker that tells the browser a gate serves the page (src/auth/access/gateSession.ts), made once per kind of host. */
+  const markerCookie = {
+    secure: serializeCookie(GATE_MARKER_COOKIE, '1', {path: baseUrl, sameSite: 'lax', secure: true}),
+    local: serializeCookie(GATE_MARKER_COOKIE, '1', {path: baseUrl, sameSite: 'lax', secure: false}),
+  };
+  const markerFor = (request: FastifyRequest) => (isLocalHost(request.hostname) ? markerCookie.local : markerCookie.secure);
 
   function readSession(request: FastifyRequest): Promise<GateSession | null> {
     const header = request.headers.cookie;
@@ -146,7 +213,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     const maxAge = Math.max(0, verified.exp - Math.floor(Date.now() / 1000));
     reply.header('Set-Cookie', [
       serializeCookie(SESSION_COOKIE, value, {...cookieOptions(request), httpOnly: true, maxAge}),
-      serializeCookie(GATE_MARKER_COOKIE, '1', cookieOptions(request)),
+      markerFor(request),
     ]);
     return reply.send({hadSession, expiresAt: verified.exp});
   });
@@ -184,6 +251,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         break;
     }
     const {file, audience, personal} = decision;
+    audienceOf.set(request, audience);
     reply.headers(securityHeaders[audience]);
     const isAsset = file.name.startsWith('assets/');
     // Members' files depend on the session: never let a shared cache keep them.
@@ -195,7 +263,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       reply.header('Vary', vary.join(', '));
     }
     if (file.isHtml) {
-      reply.header('Set-Cookie', serializeCookie(GATE_MARKER_COOKIE, '1', cookieOptions(request)));
+      reply.header('Set-Cookie', markerFor(request));
     }
     reply.header('ETag', file.etag).type(file.contentType);
     if (decision.status === 200 && request.headers['if-none-match'] === file.etag) {

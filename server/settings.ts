@@ -5,8 +5,10 @@
  * tokens from the provider the site was built for).
  */
 import {randomBytes} from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import {AuthConfigError, providerOrigin, readAuthSettings} from '../src/auth/config';
+import type {LogLevel} from './gate';
 import {MIN_SECRET_BYTES} from './session';
 
 type Env = Record<string, string | undefined>;
@@ -22,8 +24,16 @@ export interface GateSettings {
   sessionSecrets: Uint8Array[];
   /** True when the secret was generated for this process (local provider only). */
   ephemeralSecret: boolean;
+  /** No WORKOS_CLIENT_ID: the local sign-in provider is used (on localProviderPort). */
   local: boolean;
+  clientId: string;
+  localProviderPort: number;
+  logLevel: LogLevel;
+  /** Processes serving requests (node:cluster); 1 serves in this process. */
+  workers: number;
 }
+
+const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 function list(value: string | undefined): string[] {
   return (value ?? '')
@@ -84,6 +94,15 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
   if (trustProxy !== undefined && trustProxy !== '' && trustProxy !== 'true' && trustProxy !== 'false') {
     throw new AuthConfigError('TRUST_PROXY', trustProxy, '"true" or "false"');
   }
+  const logLevel = env.PORTAL_LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new AuthConfigError('PORTAL_LOG_LEVEL', logLevel, LOG_LEVELS.join(', '));
+  }
+  const rawWorkers = env.PORTAL_WORKERS?.trim() || '1';
+  const workers = rawWorkers === 'auto' ? os.availableParallelism() : Number(rawWorkers);
+  if (!(rawWorkers === 'auto' || /^\d+$/.test(rawWorkers)) || workers < 1 || workers > 64) {
+    throw new AuthConfigError('PORTAL_WORKERS', rawWorkers, '"auto" (one per CPU) or a number from 1 to 64');
+  }
   const {secrets, ephemeral} = readSecrets(env, auth.local);
   return {
     buildDir: path.resolve(rootDir, env.BUILD_DIR?.trim() || 'build'),
@@ -96,5 +115,9 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
     sessionSecrets: secrets,
     ephemeralSecret: ephemeral,
     local: auth.local,
+    clientId: auth.clientId,
+    localProviderPort: auth.port ?? 4010,
+    logLevel: logLevel as LogLevel,
+    workers,
   };
 }

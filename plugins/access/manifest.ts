@@ -31,6 +31,8 @@ export interface AccessPage {
 export interface AccessManifest {
   version: 1;
   baseUrl: string;
+  /** Which build this is (scripts/build.ts: PORTAL_BUILD_ID, else the git commit and build time); the gate's health endpoint reports it. */
+  buildId?: string;
   pages: (AccessPage & {chunks: string[]})[];
 }
 
