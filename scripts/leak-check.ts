@@ -251,7 +251,7 @@ export function normaliseText(text: string, options: NormaliseOptions = {}): str
   if (options.stripTags ?? true) {
     result = result.replace(HTML_TAG, ' ');
   }
-  return decodeEntities(result).normalize('NFC').replace(/[\u200B\u200C\u200D\u2060\u00AD]/g, '').replace(/\s+/g, ' ').toLowerCase();
+  return decodeEntities(result).normalize('NFC').replace(/\u200B|\u200C|\u200D|\u2060|\u00AD/g, '').replace(/\s+/g, ' ').toLowerCase();
 }
 
 /** Binary formats by extension: never searched. */

@@ -10,6 +10,7 @@
 import {createContext, useCallback, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
 import {AuthKitProvider, LoginRequiredError, useAuth} from '@workos-inc/authkit-react';
 import {useHistory} from '@docusaurus/router';
+import useIsBrowser from '@docusaurus/useIsBrowser';
 import {resolveRedirectUri, type AuthSettings} from './config';
 import type {AuthActions, AuthState, User} from './entities';
 import {toImpersonator, toUser} from './adapters';
@@ -133,7 +134,9 @@ export default function PortalAuthProvider({
   const [notice, setNotice] = useState<AuthNotice | null>(null);
   const history = useHistory();
   const historyRef = useRef(history);
-  historyRef.current = history;
+  useEffect(() => {
+    historyRef.current = history;
+  }, [history]);
 
   const disabled = !settings || !settings.enabled;
   const missingClientId = !disabled && !settings.clientId;
@@ -141,8 +144,8 @@ export default function PortalAuthProvider({
   // signed-in layer in its loading state either way.
   const [storageUsable] = useState(() => typeof window === 'undefined' || disabled || missingClientId || isBrowserStorageUsable());
 
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  // False while the server renders and while the browser hydrates.
+  const hydrated = useIsBrowser();
 
   useEffect(() => {
     if (missingClientId) {

@@ -66,13 +66,16 @@ export function navigations(): string[] {
 export function loadPage(url: string, settings: AuthSettings | undefined = testSettings()): LoadedPage {
   jest.resetModules();
   window.history.replaceState(null, '', url);
-  // Fresh modules per page load; the "pure" entry registers no global hooks.
+  // Fresh modules per page load (after resetModules an import would be the
+  // cached one); the "pure" entry registers no global hooks.
+  /* eslint-disable @typescript-eslint/no-require-imports */
   const React = require('react') as typeof import('react');
   const rtl = require('@testing-library/react/pure') as typeof import('@testing-library/react');
   const PortalAuthProvider = (require('../../src/auth/PortalAuthProvider') as typeof import('../../src/auth/PortalAuthProvider')).default;
   const AuthNavbarItem = (require('../../src/auth/components/AuthNavbarItem') as typeof import('../../src/auth/components/AuthNavbarItem')).default;
   const AuthNotices = (require('../../src/auth/components/AuthNotices') as typeof import('../../src/auth/components/AuthNotices')).default;
   const usePortalAuth = (require('../../src/auth/usePortalAuth') as typeof import('../../src/auth/usePortalAuth')).default;
+  /* eslint-enable @typescript-eslint/no-require-imports */
 
   let latest: PortalAuthValue | null = null;
   function Probe(): null {
