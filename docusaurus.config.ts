@@ -168,8 +168,7 @@ const config = {
     },
     announcementBar: {
       id: ANNOUNCEMENT_ID,
-      content:
-        `New here? Start with the <a href="${baseUrl}docs/internal-developers/getting-started/introduction">getting started introduction</a>.`,
+      content: `New here? Start with the <a href="${baseUrl}docs/internal-developers/getting-started/introduction">getting started introduction</a>.`,
       isCloseable: true,
     },
     docs: {
@@ -206,9 +205,7 @@ const config = {
       links: [
         {
           title: 'Docs',
-          items: [
-            {label: 'Get Started', to: '/docs/internal-developers/getting-started/introduction'},
-          ],
+          items: [{label: 'Get Started', to: '/docs/internal-developers/getting-started/introduction'}],
         },
       ],
       logo: {

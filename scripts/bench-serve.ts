@@ -46,7 +46,14 @@ interface Run {
 }
 
 function wrk(name: string, url: string, headers: Record<string, string>): Run {
-  const args = ['-t2', `-c${CONNECTIONS}`, `-d${DURATION}`, '--latency', ...Object.entries(headers).flatMap(([key, value]) => ['-H', `${key}: ${value}`]), url];
+  const args = [
+    '-t2',
+    `-c${CONNECTIONS}`,
+    `-d${DURATION}`,
+    '--latency',
+    ...Object.entries(headers).flatMap(([key, value]) => ['-H', `${key}: ${value}`]),
+    url,
+  ];
   const result = spawnSync('wrk', args, {encoding: 'utf8'});
   if (result.error || result.status !== 0) {
     throw new Error(`wrk failed (install it with "apt-get install wrk"): ${result.error?.message ?? result.stderr}`);
@@ -55,7 +62,9 @@ function wrk(name: string, url: string, headers: Record<string, string>): Run {
   const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   const latency = (percent: string) => new RegExp(`\\s${percent}%\\s+(\\S+)`).exec(out)?.[1] ?? '?';
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
-  console.log(`[bench:serve] ${name}: ${rate.toFixed(0)} req/s, p50 ${latency('50')}, p99 ${latency('99')}${non2xx ? `, ${non2xx} non-2xx` : ''}`);
+  console.log(
+    `[bench:serve] ${name}: ${rate.toFixed(0)} req/s, p50 ${latency('50')}, p99 ${latency('99')}${non2xx ? `, ${non2xx} non-2xx` : ''}`,
+  );
   return {name, requestsPerSecond: Math.round(rate), p50: latency('50'), p99: latency('99'), non2xx};
 }
 
@@ -100,13 +109,22 @@ async function main(): Promise<void> {
     if (!ready) {
       throw new Error('the gate did not become ready');
     }
-    const accessToken = await new SignJWT({sid: 'bench', org_id: 'org_bench', role: 'member', permissions: Array.from({length: 300}, (_, i) => `p${i}:read`)})
+    const accessToken = await new SignJWT({
+      sid: 'bench',
+      org_id: 'org_bench',
+      role: 'member',
+      permissions: Array.from({length: 300}, (_, i) => `p${i}:read`),
+    })
       .setProtectedHeader({alg: 'RS256', kid: 'bench'})
       .setIssuer(ISSUER)
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(keys.privateKey);
-    const session = await fetch(`${gateUrl}/_portal/session`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({accessToken})});
+    const session = await fetch(`${gateUrl}/_portal/session`, {
+      method: 'POST',
+      headers: {'Content-Type': 'application/json'},
+      body: JSON.stringify({accessToken}),
+    });
     const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     if (!session.ok || !cookie.startsWith('portal_session=')) {
       throw new Error(`could not start a member session: ${session.status}`);

@@ -61,10 +61,14 @@ function build(name, {siteDir, outDir}) {
 
 async function serve(outDir) {
   const port = await freePort();
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'docusaurus'), ['serve', '--dir', outDir, '--port', String(port), '--host', 'localhost', '--no-open'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    path.join(ROOT, 'node_modules', '.bin', 'docusaurus'),
+    ['serve', '--dir', outDir, '--port', String(port), '--host', 'localhost', '--no-open'],
+    {
+      cwd: ROOT,
+      stdio: 'ignore',
+    },
+  );
   const url = `http://localhost:${port}`;
   for (let attempt = 0; attempt < 300; attempt += 1) {
     try {
@@ -84,12 +88,9 @@ async function serve(outDir) {
 async function launchChrome() {
   const port = await freePort();
   const flags = JSON.parse(readFileSync(path.join(ROOT, 'scripts', 'chromium-flags.json'), 'utf8'));
-  const child = spawn(CHROME, [
-    ...flags,
-    `--remote-debugging-port=${port}`,
-    `--user-data-dir=/tmp/portal-bench-${port}`,
-    'about:blank',
-  ], {stdio: 'ignore'});
+  const child = spawn(CHROME, [...flags, `--remote-debugging-port=${port}`, `--user-data-dir=/tmp/portal-bench-${port}`, 'about:blank'], {
+    stdio: 'ignore',
+  });
   for (let attempt = 0; attempt < 100; attempt += 1) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) {
@@ -105,7 +106,12 @@ async function launchChrome() {
 }
 
 async function audit(url, preset, chromePort) {
-  const flags = {port: chromePort, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo']};
+  const flags = {
+    port: chromePort,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+  };
   const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
   const {categories, audits} = result.lhr;
   return {
@@ -124,7 +130,12 @@ function medianOf(runs) {
 }
 
 async function main() {
-  const results = {date: new Date().toISOString(), runs: RUNS, machine: `${process.platform} ${process.arch}, node ${process.version}`, builds: {}};
+  const results = {
+    date: new Date().toISOString(),
+    runs: RUNS,
+    machine: `${process.platform} ${process.arch}, node ${process.version}`,
+    builds: {},
+  };
   for (const [name, options] of Object.entries(BUILDS)) {
     console.log(`bench: building ${name}…`);
     results.builds[name] = {...build(name, options), pages: {}};

@@ -66,16 +66,24 @@ async function main(): Promise<void> {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   if (process.argv.includes('--update')) {
     writeFileSync(BUDGET_FILE, `${JSON.stringify(measures, null, 2)}\n`);
-    console.log(`budget: recorded ${Object.entries(measures).map(([name, value]) => `${name}=${kb(value)}`).join(', ')}`);
+    console.log(
+      `budget: recorded ${Object.entries(measures)
+        .map(([name, value]) => `${name}=${kb(value)}`)
+        .join(', ')}`,
+    );
     return;
   }
   const budget = JSON.parse(readFileSync(BUDGET_FILE, 'utf8')) as Measures;
   for (const [name, value] of Object.entries(measures)) {
-    console.log(`budget: ${name} ${kb(value)} (budget ${budget[name] === undefined ? 'none' : kb(budget[name] as number)}, +${TOLERANCE * 100} % allowed)`);
+    console.log(
+      `budget: ${name} ${kb(value)} (budget ${budget[name] === undefined ? 'none' : kb(budget[name] as number)}, +${TOLERANCE * 100} % allowed)`,
+    );
   }
   const problems = overBudget(measures, budget);
   for (const problem of problems) {
-    console.error(`budget: ${problem.measure} is ${kb(problem.actual)}, over its budget of ${problem.budget === undefined ? 'none' : kb(problem.budget)} by more than ${TOLERANCE * 100} %`);
+    console.error(
+      `budget: ${problem.measure} is ${kb(problem.actual)}, over its budget of ${problem.budget === undefined ? 'none' : kb(problem.budget)} by more than ${TOLERANCE * 100} %`,
+    );
   }
   process.exitCode = problems.length > 0 ? 1 : 0;
 }

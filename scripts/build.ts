@@ -42,7 +42,9 @@ if (!existsSync(manifest)) {
 
 // The health endpoint names the build it serves.
 const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], {cwd: ROOT, encoding: 'utf8'});
-const buildId = process.env.PORTAL_BUILD_ID?.trim() || `${commit.status === 0 ? commit.stdout.trim() : 'unversioned'}-${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}`;
+const buildId =
+  process.env.PORTAL_BUILD_ID?.trim() ||
+  `${commit.status === 0 ? commit.stdout.trim() : 'unversioned'}-${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}`;
 writeFileSync(manifest, `${JSON.stringify({...JSON.parse(readFileSync(manifest, 'utf8')), buildId}, null, 2)}\n`);
 
 console.log('\n[build] the gate server → build/server/');

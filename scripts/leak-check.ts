@@ -108,7 +108,7 @@ export function proseSegments(markdownSource: string): string[] {
   let text = lines
     .replace(/\n[ \t]*\n/g, `\n${BREAK}\n`) // paragraphs
     .replace(/<\/?[A-Za-z][^<>]*>/g, BREAK); // JSX/HTML tags (props may span lines) and <autolinks>
-  for (let previous = ''; previous !== text; ) {
+  for (let previous = ''; previous !== text;) {
     previous = text;
     text = text.replace(/\{[^{}]*\}/g, BREAK); // JSX expressions, innermost first
   }
@@ -251,15 +251,39 @@ export function normaliseText(text: string, options: NormaliseOptions = {}): str
   if (options.stripTags ?? true) {
     result = result.replace(HTML_TAG, ' ');
   }
-  return decodeEntities(result).normalize('NFC').replace(/\u200B|\u200C|\u200D|\u2060|\u00AD/g, '').replace(/\s+/g, ' ').toLowerCase();
+  return decodeEntities(result)
+    .normalize('NFC')
+    .replace(/\u200B|\u200C|\u200D|\u2060|\u00AD/g, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 }
 
 /** Binary formats by extension: never searched. */
 const BINARY_EXTENSIONS = new Set([
-  '.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.ico', '.bmp', '.tif', '.tiff', '.heic',
-  '.woff', '.woff2', '.ttf', '.otf', '.eot',
-  '.mp4', '.webm', '.mov', '.mp3', '.ogg', '.wav',
-  '.zip', '.wasm',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.webp',
+  '.avif',
+  '.ico',
+  '.bmp',
+  '.tif',
+  '.tiff',
+  '.heic',
+  '.woff',
+  '.woff2',
+  '.ttf',
+  '.otf',
+  '.eot',
+  '.mp4',
+  '.webm',
+  '.mov',
+  '.mp3',
+  '.ogg',
+  '.wav',
+  '.zip',
+  '.wasm',
 ]);
 
 /** Every file under `dir`, recursively, sorted, except binary images, fonts and media. */
@@ -359,7 +383,12 @@ export function parseManifest(json: string, where: string): AccessManifest {
   }
   manifest.pages.forEach((page: Partial<ManifestPage> | null, index) => {
     const kind = page?.rule?.kind;
-    if (!page || typeof page.source !== 'string' || typeof page.route !== 'string' || (kind !== 'public' && kind !== 'signed-in' && kind !== 'roles')) {
+    if (
+      !page ||
+      typeof page.source !== 'string' ||
+      typeof page.route !== 'string' ||
+      (kind !== 'public' && kind !== 'signed-in' && kind !== 'roles')
+    ) {
       throw new Error(`${where}: pages[${index}] needs a route, a source and a rule of kind public, signed-in or roles`);
     }
   });
@@ -444,7 +473,11 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
         .filter((page) => page.rule.kind === 'roles')
         .map((page) => {
           const route = page.route.slice(manifest.baseUrl.length).replace(/\/$/, '');
-          const files = [path.join(membersDir, route, 'index.html'), path.join(membersDir, `${route}.html`), ...page.chunks.map((chunk) => path.join(membersDir, chunk))];
+          const files = [
+            path.join(membersDir, route, 'index.html'),
+            path.join(membersDir, `${route}.html`),
+            ...page.chunks.map((chunk) => path.join(membersDir, chunk)),
+          ];
           return [page.source, new Set(files)] as const;
         }),
     );
@@ -453,7 +486,10 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
 
     const lines = [
       ...publicLeaks.map((leak) => `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source}`),
-      ...membersLeaks.map((leak) => `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source} (every member downloads this file; the page needs a role)`),
+      ...membersLeaks.map(
+        (leak) =>
+          `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source} (every member downloads this file; the page needs a role)`,
+      ),
     ];
     for (const source of blindPages) {
       lines.push(

@@ -87,9 +87,35 @@ export const SINGLE_HOME_COMPONENTS: {pattern: RegExp; tag: string; page: string
 ];
 
 /** Code block languages whose lines run commands, where `make <target>` is checked. */
-const COMMAND_LANGUAGES = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'terminal', 'yaml', 'yml', 'make', 'makefile', 'mk', 'dockerfile']);
+const COMMAND_LANGUAGES = new Set([
+  'bash',
+  'sh',
+  'shell',
+  'zsh',
+  'console',
+  'terminal',
+  'yaml',
+  'yml',
+  'make',
+  'makefile',
+  'mk',
+  'dockerfile',
+]);
 /** Code block languages that are configuration: the place where service base URLs are set. */
-const CONFIG_LANGUAGES = new Set(['yaml', 'yml', 'env', 'dotenv', 'ini', 'properties', 'toml', 'hcl', 'terraform', 'tf', 'dockerfile', 'mermaid']);
+const CONFIG_LANGUAGES = new Set([
+  'yaml',
+  'yml',
+  'env',
+  'dotenv',
+  'ini',
+  'properties',
+  'toml',
+  'hcl',
+  'terraform',
+  'tf',
+  'dockerfile',
+  'mermaid',
+]);
 const MAKEFILE_LANGUAGES = new Set(['make', 'makefile', 'mk']);
 
 export interface Problem {
@@ -260,11 +286,7 @@ export function lintPage(page: Page, facts: PlatformFacts = PLATFORM): Problem[]
   if (!/\]\((\.{1,2}\/|\/docs\/)[^)]+\)/.test(prose)) {
     report('related-links', 'link at least one related page');
   }
-  const required = page.file.includes('/services/')
-    ? SERVICE_SECTIONS
-    : page.file.includes('/shared-libraries/')
-      ? LIBRARY_SECTIONS
-      : [];
+  const required = page.file.includes('/services/') ? SERVICE_SECTIONS : page.file.includes('/shared-libraries/') ? LIBRARY_SECTIONS : [];
   const missing = required.filter((section) => !h2.includes(section));
   if (missing.length > 0) {
     report('structure', `missing "##" sections: ${missing.join(', ')}`);
@@ -347,10 +369,20 @@ export function checkMakeTargets(page: Page, facts: PlatformFacts = PLATFORM): P
     for (const command of commands) {
       for (const {targets, services: named} of makeInvocations(command)) {
         for (const target of targets.filter((candidate) => !known.has(candidate))) {
-          problems.push({file: page.file, line: line.number, rule: 'make-target', message: `"make ${target}" is not a target in MAKE_TARGETS of src/data/platform.ts`});
+          problems.push({
+            file: page.file,
+            line: line.number,
+            rule: 'make-target',
+            message: `"make ${target}" is not a target in MAKE_TARGETS of src/data/platform.ts`,
+          });
         }
         for (const service of named.filter((candidate) => !services.has(candidate))) {
-          problems.push({file: page.file, line: line.number, rule: 'make-target', message: `SERVICE=${service} is not a service id in src/data/platform.ts`});
+          problems.push({
+            file: page.file,
+            line: line.number,
+            rule: 'make-target',
+            message: `SERVICE=${service} is not a service id in src/data/platform.ts`,
+          });
         }
       }
     }
@@ -427,11 +459,19 @@ export function checkPermissions(page: Page, facts: PlatformFacts = PLATFORM): P
   const resources = new Set(facts.permissions.map((permission) => permission.name.split(':')[0]));
   const problems: Problem[] = [];
   for (const line of sourceLines(page.source)) {
-    const candidates = line.code === null ? inlineCode(line.text) : [...line.text.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((match) => match[1] ?? match[2] ?? '');
+    const candidates =
+      line.code === null
+        ? inlineCode(line.text)
+        : [...line.text.matchAll(/'([^'\n]*)'|"([^"\n]*)"/g)].map((match) => match[1] ?? match[2] ?? '');
     for (const candidate of candidates) {
       const permission = /^([a-z]+):([a-z][a-z-]*)$/.exec(candidate.trim());
       if (permission && resources.has(permission[1]) && !known.has(permission[0])) {
-        problems.push({file: page.file, line: line.number, rule: 'permission', message: `"${permission[0]}" is not a permission in PERMISSIONS of src/data/platform.ts`});
+        problems.push({
+          file: page.file,
+          line: line.number,
+          rule: 'permission',
+          message: `"${permission[0]}" is not a permission in PERMISSIONS of src/data/platform.ts`,
+        });
       }
     }
   }
@@ -450,17 +490,29 @@ export function checkOwners(page: Page, facts: PlatformFacts = PLATFORM): Proble
   for (const line of sourceLines(page.source).filter((candidate) => candidate.code === null)) {
     const named = new Set([...line.text.matchAll(/#team-([a-z][a-z0-9-]*)/g)].map((match) => match[1] ?? ''));
     for (const team of [...named].filter((candidate) => !teams.has(candidate))) {
-      problems.push({file: page.file, line: line.number, rule: 'owner', message: `#team-${team} owns no service in src/data/platform.ts (teams: ${[...teams].join(', ')})`});
+      problems.push({
+        file: page.file,
+        line: line.number,
+        rule: 'owner',
+        message: `#team-${team} owns no service in src/data/platform.ts (teams: ${[...teams].join(', ')})`,
+      });
     }
     if (named.size !== 1) {
       continue;
     }
     const [team] = [...named];
-    const linked = [...line.text.matchAll(/\]\([^)\s]*services\/([a-z][a-z0-9-]*)\.mdx?[)#]|<Service id="([a-z][a-z0-9-]*)"/g)].map((match) => match[1] ?? match[2] ?? '');
+    const linked = [...line.text.matchAll(/\]\([^)\s]*services\/([a-z][a-z0-9-]*)\.mdx?[)#]|<Service id="([a-z][a-z0-9-]*)"/g)].map(
+      (match) => match[1] ?? match[2] ?? '',
+    );
     for (const id of new Set(linked)) {
       const owner = owners.get(id);
       if (owner && owner !== team) {
-        problems.push({file: page.file, line: line.number, rule: 'owner', message: `${id} is owned by #team-${owner} in src/data/platform.ts, not #team-${team}`});
+        problems.push({
+          file: page.file,
+          line: line.number,
+          rule: 'owner',
+          message: `${id} is owned by #team-${owner} in src/data/platform.ts, not #team-${team}`,
+        });
       }
     }
   }
@@ -481,19 +533,34 @@ export function checkComponents(page: Page, facts: PlatformFacts = PLATFORM): Pr
     const text = line.text.replace(/`[^`]*`/g, '');
     for (const {pattern, tag, page: home} of SINGLE_HOME_COMPONENTS) {
       if (pattern.test(text) && page.file !== home) {
-        problems.push({file: page.file, line: line.number, rule: 'single-home', message: `${tag} is rendered only in docs/${home}; link there instead`});
+        problems.push({
+          file: page.file,
+          line: line.number,
+          rule: 'single-home',
+          message: `${tag} is rendered only in docs/${home}; link there instead`,
+        });
       }
     }
     for (const match of text.matchAll(/<(Port|Service|ServiceSummary|EnvVarTable|LibrarySummary)\s+(?:id|service)="([^"]*)"/g)) {
       const known = match[1] === 'LibrarySummary' ? libraries : services;
       if (!known.has(match[2] ?? '')) {
-        problems.push({file: page.file, line: line.number, rule: 'component-id', message: `<${match[1]}> names "${match[2]}", which is not in src/data/platform.ts (the build would fail)`});
+        problems.push({
+          file: page.file,
+          line: line.number,
+          rule: 'component-id',
+          message: `<${match[1]}> names "${match[2]}", which is not in src/data/platform.ts (the build would fail)`,
+        });
       }
     }
     for (const match of text.matchAll(/<(ServiceSummary|LibrarySummary)\s+id="([^"]*)"/g)) {
       const expected = match[1] === 'ServiceSummary' ? 'services' : 'shared-libraries';
       if (own?.[1] !== expected || own[2] !== match[2]) {
-        problems.push({file: page.file, line: line.number, rule: 'summary-id', message: `<${match[1]} id="${match[2]}"> belongs on docs/internal-developers/${expected}/${match[2]}.md only`});
+        problems.push({
+          file: page.file,
+          line: line.number,
+          rule: 'summary-id',
+          message: `<${match[1]} id="${match[2]}"> belongs on docs/internal-developers/${expected}/${match[2]}.md only`,
+        });
       }
     }
   }
@@ -535,12 +602,20 @@ export function checkSidebar(docIds: string[], facts: PlatformFacts = PLATFORM):
   ];
   for (const {dir, what, list, known} of groups) {
     for (const id of known.filter((candidate) => !ids.has(`${dir}/${candidate}`))) {
-      problems.push({file: SIDEBARS_FILE, rule: 'sidebar', message: `the ${what} "${id}" of src/data/platform.ts has no page ${dir}/${id} in the sidebar`});
+      problems.push({
+        file: SIDEBARS_FILE,
+        rule: 'sidebar',
+        message: `the ${what} "${id}" of src/data/platform.ts has no page ${dir}/${id} in the sidebar`,
+      });
     }
     for (const docId of docIds.filter((candidate) => candidate.startsWith(`${dir}/`))) {
       const id = docId.slice(dir.length + 1);
       if (!known.includes(id)) {
-        problems.push({file: PLATFORM_FILE, rule: 'sidebar', message: `the sidebar page ${docId} is not a ${what} in ${list} of src/data/platform.ts`});
+        problems.push({
+          file: PLATFORM_FILE,
+          rule: 'sidebar',
+          message: `the sidebar page ${docId} is not a ${what} in ${list} of src/data/platform.ts`,
+        });
       }
     }
   }
@@ -650,7 +725,11 @@ export function repetitionLimit(baseline = REPEATED_SHINGLES_BASELINE, budget = 
   return Math.floor(baseline * budget);
 }
 
-export function checkRepetitionBudget(repeated: RepeatedProse, baseline = REPEATED_SHINGLES_BASELINE, budget = REPEATED_PROSE_BUDGET): Problem[] {
+export function checkRepetitionBudget(
+  repeated: RepeatedProse,
+  baseline = REPEATED_SHINGLES_BASELINE,
+  budget = REPEATED_PROSE_BUDGET,
+): Problem[] {
   const limit = repetitionLimit(baseline, budget);
   if (repeated.count <= limit) {
     return [];
@@ -721,7 +800,12 @@ export function checkLinks(pages: Page[]): Problem[] {
         if (!byFile.has(file)) {
           problems.push({file: page.file, line: line.number, rule: 'link', message: `${match[0].slice(2, -1)}: no page docs/${file}`});
         } else if (anchor && !idsOf(file).has(decodeURIComponent(anchor))) {
-          problems.push({file: page.file, line: line.number, rule: 'link', message: `${match[0].slice(2, -1)}: docs/${file} has no heading with the id "${anchor}"`});
+          problems.push({
+            file: page.file,
+            line: line.number,
+            rule: 'link',
+            message: `${match[0].slice(2, -1)}: docs/${file} has no heading with the id "${anchor}"`,
+          });
         }
       }
     }
@@ -740,7 +824,11 @@ export function findSharedParagraphs(pages: Page[]): Problem[] {
       }
       const first = seen.get(paragraph);
       if (first && first !== page.file) {
-        problems.push({file: page.file, rule: 'shared-paragraph', message: `paragraph also in docs/${first}: "${paragraph.slice(0, 80)}…"`});
+        problems.push({
+          file: page.file,
+          rule: 'shared-paragraph',
+          message: `paragraph also in docs/${first}: "${paragraph.slice(0, 80)}…"`,
+        });
       } else {
         seen.set(paragraph, page.file);
       }

@@ -41,7 +41,9 @@ async function main(): Promise<void> {
       );
       process.exit(1);
     }
-    console.log(`[local sign-in] provider running at ${provider.url} (client id ${LOCAL_CLIENT_ID}); set WORKOS_CLIENT_ID to use WorkOS instead.`);
+    console.log(
+      `[local sign-in] provider running at ${provider.url} (client id ${LOCAL_CLIENT_ID}); set WORKOS_CLIENT_ID to use WorkOS instead.`,
+    );
   }
 
   const child = spawn(command, args, {stdio: 'inherit', env, shell: false});

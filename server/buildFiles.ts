@@ -75,7 +75,9 @@ export function loadBuildFiles(root: string): BuildFiles {
     get: (name) => files.get(name),
     resolve(relative, trailingSlash) {
       const candidates =
-        relative === '' || trailingSlash ? [relative === '' ? 'index.html' : `${relative}/index.html`] : [relative, `${relative}/index.html`, `${relative}.html`];
+        relative === '' || trailingSlash
+          ? [relative === '' ? 'index.html' : `${relative}/index.html`]
+          : [relative, `${relative}/index.html`, `${relative}.html`];
       for (const candidate of candidates) {
         const file = files.get(candidate);
         if (file) {

@@ -94,7 +94,9 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   const sessions = createSessionCodec({secrets: options.sessionSecrets, relevant: namesRulesUse(manifest.pages.map((page) => page.rule))});
 
   const app = Fastify({
-    logger: options.logStream ? {stream: options.logStream, level: options.logLevel ?? 'info', base: {service: 'portal-gate', pid: process.pid}} : false,
+    logger: options.logStream
+      ? {stream: options.logStream, level: options.logLevel ?? 'info', base: {service: 'portal-gate', pid: process.pid}}
+      : false,
     // One line per request, written below, instead of Fastify's two.
     logController: new LogController({disableRequestLogging: true}),
     trustProxy: options.trustProxy ?? false,
@@ -165,7 +167,9 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   /** Session requests come from the site's own pages only. */
   function isCrossSite(request: FastifyRequest): boolean {
     const origin = request.headers.origin;
-    return request.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && origin !== `${request.protocol}://${request.host}`);
+    return (
+      request.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && origin !== `${request.protocol}://${request.host}`)
+    );
   }
 
   function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
@@ -173,12 +177,18 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   }
 
   /** The verified access token's claims, or why not. */
-  async function verifyAccessToken(token: unknown): Promise<{principal: Principal; sid: string; exp: number} | 'refused' | 'keys-unavailable'> {
+  async function verifyAccessToken(
+    token: unknown,
+  ): Promise<{principal: Principal; sid: string; exp: number} | 'refused' | 'keys-unavailable'> {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_BYTES || token.split('.').length !== 3) {
       return 'refused';
     }
     try {
-      const {payload} = await jwtVerify(token, keys.getKey, {algorithms: ['RS256'], issuer: options.issuers, requiredClaims: ['exp', 'iat', 'sid']});
+      const {payload} = await jwtVerify(token, keys.getKey, {
+        algorithms: ['RS256'],
+        issuer: options.issuers,
+        requiredClaims: ['exp', 'iat', 'sid'],
+      });
       if (options.organizationId && payload.org_id !== options.organizationId) {
         return 'refused';
       }
@@ -206,7 +216,9 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     if (verified === 'refused') {
       // Whatever session this browser had ends with a refused token.
       clearSessionCookie(request, reply);
-      return reply.code(401).send({error: 'the access token is missing, invalid, expired, from another issuer or for another organisation'});
+      return reply
+        .code(401)
+        .send({error: 'the access token is missing, invalid, expired, from another issuer or for another organisation'});
     }
     const hadSession = (await readSession(request)) !== null;
     const {value} = await sessions.issue({providerSessionId: verified.sid, principal: verified.principal, expiresAt: verified.exp});
@@ -256,7 +268,10 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     const isAsset = file.name.startsWith('assets/');
     // Members' files depend on the session: never let a shared cache keep them.
     const scope = audience === 'members' || (personal && !isAsset) ? 'private' : 'public';
-    reply.header('Cache-Control', isAsset ? `${scope}, max-age=31536000, immutable` : scope === 'private' ? 'private, no-cache' : 'no-cache');
+    reply.header(
+      'Cache-Control',
+      isAsset ? `${scope}, max-age=31536000, immutable` : scope === 'private' ? 'private, no-cache' : 'no-cache',
+    );
     const gzipped = file.gzipped();
     const vary = [...(personal ? ['Cookie'] : []), ...(gzipped ? ['Accept-Encoding'] : [])];
     if (vary.length > 0) {

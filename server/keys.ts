@@ -103,8 +103,15 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
     } catch (error) {
       failures += 1;
       const retryIn = Math.min(maxBackoffMs, 1000 * 2 ** (failures - 1));
-      const reason = controller.signal.aborted ? `no answer within ${fetchTimeoutMs} ms` : error instanceof Error ? error.message : String(error);
-      options.onRefreshError?.(`signing keys from ${options.url.href}: ${reason}; ${keys ? 'keeping the last good set' : 'none loaded yet'}`, retryIn);
+      const reason = controller.signal.aborted
+        ? `no answer within ${fetchTimeoutMs} ms`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+      options.onRefreshError?.(
+        `signing keys from ${options.url.href}: ${reason}; ${keys ? 'keeping the last good set' : 'none loaded yet'}`,
+        retryIn,
+      );
       backoffUntil = Date.now() + retryIn;
       schedule(retryIn);
     } finally {

@@ -40,12 +40,20 @@ async function startLocalProviderIfNeeded(settings: GateSettings): Promise<(() =
     );
   }
   const origins = new Set([`http://localhost:${settings.port}`, `http://127.0.0.1:${settings.port}`]);
-  for (const value of [process.env.SITE_URL, process.env.WORKOS_REDIRECT_URI, ...(process.env.LOCAL_AUTH_ALLOWED_ORIGINS ?? '').split(',')]) {
+  for (const value of [
+    process.env.SITE_URL,
+    process.env.WORKOS_REDIRECT_URI,
+    ...(process.env.LOCAL_AUTH_ALLOWED_ORIGINS ?? '').split(','),
+  ]) {
     if (value?.trim()) {
       origins.add(new URL(value.trim()).origin);
     }
   }
-  const provider = await module.startLocalProvider({port: settings.localProviderPort, clientId: settings.clientId, allowedOrigins: [...origins]});
+  const provider = await module.startLocalProvider({
+    port: settings.localProviderPort,
+    clientId: settings.clientId,
+    allowedOrigins: [...origins],
+  });
   logLine('info', `local sign-in provider at ${provider.url} (client id ${settings.clientId}); set WORKOS_CLIENT_ID to use WorkOS instead`);
   return provider.close;
 }
@@ -54,7 +62,11 @@ async function startLocalProviderIfNeeded(settings: GateSettings): Promise<(() =
 async function runPrimary(settings: GateSettings): Promise<void> {
   const stopProvider = await startLocalProviderIfNeeded(settings);
   // Every worker must sign and read sessions with the same secret.
-  const env = {...process.env, PORTAL_CLUSTER_WORKER: 'true', ...(settings.ephemeralSecret ? {PORTAL_SESSION_SECRET: randomBytes(48).toString('base64')} : {})};
+  const env = {
+    ...process.env,
+    PORTAL_CLUSTER_WORKER: 'true',
+    ...(settings.ephemeralSecret ? {PORTAL_SESSION_SECRET: randomBytes(48).toString('base64')} : {}),
+  };
   if (settings.ephemeralSecret) {
     logLine('info', 'PORTAL_SESSION_SECRET is not set: using a random one (sessions end when the gate restarts)');
   }

@@ -40,7 +40,7 @@ export function encodePath(segments: string[], trailingSlash: boolean): string {
 export function canonicalisePath(rawTarget: string): CanonicalPath {
   const queryStart = rawTarget.search(/[?#]/);
   const rawPath = queryStart === -1 ? rawTarget : rawTarget.slice(0, queryStart);
-  const query = queryStart === -1 || rawTarget[queryStart] === '#' ? '' : rawTarget.slice(queryStart + 1).split('#')[0] ?? '';
+  const query = queryStart === -1 || rawTarget[queryStart] === '#' ? '' : (rawTarget.slice(queryStart + 1).split('#')[0] ?? '');
   if (!rawPath.startsWith('/')) {
     return {kind: 'bad', reason: 'not a path'};
   }

@@ -37,7 +37,13 @@ export const MIN_SECRET_BYTES = 32;
 /** Verified cookies kept so that a member's next requests skip the HMAC; oldest dropped first. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
-export function createSessionCodec({secrets, relevant}: {secrets: Uint8Array[]; relevant: {roles: Set<string>; permissions: Set<string>}}): SessionCodec {
+export function createSessionCodec({
+  secrets,
+  relevant,
+}: {
+  secrets: Uint8Array[];
+  relevant: {roles: Set<string>; permissions: Set<string>};
+}): SessionCodec {
   if (secrets.length === 0 || secrets.some((secret) => secret.length < MIN_SECRET_BYTES)) {
     throw new Error(`session secrets must be at least ${MIN_SECRET_BYTES} bytes`);
   }
@@ -106,7 +112,12 @@ export function createSessionCodec({secrets, relevant}: {secrets: Uint8Array[]; 
           if (revoked.has(id)) {
             return null;
           }
-          const session = {id, providerSessionId: String(payload.sid), principal: {roles: list(payload.roles), permissions: list(payload.permissions)}, expiresAt: payload.exp ?? 0};
+          const session = {
+            id,
+            providerSessionId: String(payload.sid),
+            principal: {roles: list(payload.roles), permissions: list(payload.permissions)},
+            expiresAt: payload.exp ?? 0,
+          };
           remember(value, session);
           return session;
         } catch (error) {

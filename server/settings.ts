@@ -46,12 +46,19 @@ function readSecrets(env: Env, local: boolean): {secrets: Uint8Array[]; ephemera
   const current = env.PORTAL_SESSION_SECRET?.trim();
   if (!current) {
     if (!local) {
-      throw new AuthConfigError('PORTAL_SESSION_SECRET', '', `a random secret of at least ${MIN_SECRET_BYTES} characters (e.g. "openssl rand -base64 48"), the same on every replica`);
+      throw new AuthConfigError(
+        'PORTAL_SESSION_SECRET',
+        '',
+        `a random secret of at least ${MIN_SECRET_BYTES} characters (e.g. "openssl rand -base64 48"), the same on every replica`,
+      );
     }
     return {secrets: [randomBytes(MIN_SECRET_BYTES)], ephemeral: true};
   }
   const secrets: Uint8Array[] = [];
-  for (const [name, value] of [['PORTAL_SESSION_SECRET', current], ...list(env.PORTAL_SESSION_SECRET_PREVIOUS).map((item) => ['PORTAL_SESSION_SECRET_PREVIOUS', item])] as [string, string][]) {
+  for (const [name, value] of [
+    ['PORTAL_SESSION_SECRET', current],
+    ...list(env.PORTAL_SESSION_SECRET_PREVIOUS).map((item) => ['PORTAL_SESSION_SECRET_PREVIOUS', item]),
+  ] as [string, string][]) {
     const bytes = new TextEncoder().encode(value);
     if (bytes.length < MIN_SECRET_BYTES) {
       throw new AuthConfigError(name, '(hidden)', `at least ${MIN_SECRET_BYTES} characters`);

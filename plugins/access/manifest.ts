@@ -122,10 +122,14 @@ export function scanAccessRules({
     const fileContent = readFileSync(file, 'utf8');
     const {frontMatter, content} = parseFileContentFrontMatter(fileContent);
     const rule =
-      frontMatter.access !== undefined ? parseAccessRule(frontMatter.access, source) : (categoryDefault(docsDir, file, siteDir) ?? PUBLIC_RULE);
+      frontMatter.access !== undefined
+        ? parseAccessRule(frontMatter.access, source)
+        : (categoryDefault(docsDir, file, siteDir) ?? PUBLIC_RULE);
     const relative = path.relative(docsDir, file).split(path.sep).join('/');
     const title =
-      (typeof frontMatter.title === 'string' && frontMatter.title) || parseMarkdownContentTitle(content).contentTitle || relative.replace(/\.mdx?$/, '');
+      (typeof frontMatter.title === 'string' && frontMatter.title) ||
+      parseMarkdownContentTitle(content).contentTitle ||
+      relative.replace(/\.mdx?$/, '');
     pages.push({route: docRoute(baseUrl, routeBasePath, relative, frontMatter.slug), source, title, rule});
   }
   return pages;

@@ -85,7 +85,10 @@ interface LoadedDocs {
  * Docusaurus's route-to-chunk map), read once for all restricted routes.
  */
 function contentChunkFinder(generatedFilesDir: string, outDir: string): (route: string) => string[] {
-  const routesChunkNames = JSON.parse(readFileSync(path.join(generatedFilesDir, 'routesChunkNames.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  const routesChunkNames = JSON.parse(readFileSync(path.join(generatedFilesDir, 'routesChunkNames.json'), 'utf8')) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const jsFiles = readdirSync(path.join(outDir, 'assets', 'js'));
   return (route) => {
     const files: string[] = [];

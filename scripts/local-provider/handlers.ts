@@ -98,12 +98,18 @@ function s256(verifier: string): string {
   return base64url(createHash('sha256').update(verifier).digest());
 }
 
-function html(body: string, {status = 200, formTargets = [], headers}: {status?: number; formTargets?: string[]; headers?: Headers} = {}): Response {
+function html(
+  body: string,
+  {status = 200, formTargets = [], headers}: {status?: number; formTargets?: string[]; headers?: Headers} = {},
+): Response {
   const responseHeaders = new Headers(headers);
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
   // The pages are static HTML with inline CSS and forms only; form-action
   // also covers the redirect back to the site after a choice.
-  responseHeaders.set('Content-Security-Policy', `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'`);
+  responseHeaders.set(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'`,
+  );
   responseHeaders.set('Cache-Control', 'no-store');
   responseHeaders.set('Referrer-Policy', 'no-referrer');
   responseHeaders.set('X-Content-Type-Options', 'nosniff');
@@ -138,7 +144,10 @@ export const TEST_CONTROL_HEADER = 'x-local-provider-test';
 
 function refuseControl(request: Request, needsJson: boolean): Response | null {
   if (request.headers.get(TEST_CONTROL_HEADER) !== '1') {
-    return HttpResponse.json({error: 'forbidden', error_description: `test controls need the ${TEST_CONTROL_HEADER}: 1 header`}, {status: 403});
+    return HttpResponse.json(
+      {error: 'forbidden', error_description: `test controls need the ${TEST_CONTROL_HEADER}: 1 header`},
+      {status: 403},
+    );
   }
   if (needsJson && !/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) {
     return HttpResponse.json({error: 'unsupported_media_type', error_description: 'send JSON'}, {status: 415});
@@ -346,9 +355,10 @@ export function createProviderHandlers(options: ProviderOptions) {
       if (user.exchangeError) {
         return jsonError(request, 400, 'invalid_grant', user.exchangeError);
       }
-      const organizationId = issued.organizationId && user.organizations.some((org) => org.id === issued.organizationId)
-        ? issued.organizationId
-        : (user.organizations[0]?.id ?? '');
+      const organizationId =
+        issued.organizationId && user.organizations.some((org) => org.id === issued.organizationId)
+          ? issued.organizationId
+          : (user.organizations[0]?.id ?? '');
       const session: Session = {sid: `session_${token(12)}`, userId: user.id, organizationId, refreshToken: token(32)};
       state.sessionsByRefreshToken.set(session.refreshToken, session);
       return sessionResponse(request, user, session);
@@ -428,7 +438,10 @@ export function createProviderHandlers(options: ProviderOptions) {
         organizationId: params.get('organization_id'),
         createdAt: now(),
       });
-      return html(authorizePage({authorizationId, users, signUp: screenHint === 'sign-up', organizationId: params.get('organization_id')}), {formTargets: allowedOrigins});
+      return html(
+        authorizePage({authorizationId, users, signUp: screenHint === 'sign-up', organizationId: params.get('organization_id')}),
+        {formTargets: allowedOrigins},
+      );
     }),
 
     http.post('*/user_management/authorize/complete', async ({request}) => {

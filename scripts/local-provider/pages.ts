@@ -33,7 +33,17 @@ ${body}
 </html>`;
 }
 
-export function authorizePage({authorizationId, users, signUp, organizationId}: {authorizationId: string; users: LocalUser[]; signUp: boolean; organizationId: string | null}): string {
+export function authorizePage({
+  authorizationId,
+  users,
+  signUp,
+  organizationId,
+}: {
+  authorizationId: string;
+  users: LocalUser[];
+  signUp: boolean;
+  organizationId: string | null;
+}): string {
   const items = users
     .map(
       (user) => `<li><button type="submit" name="user_id" value="${escapeHtml(user.id)}">

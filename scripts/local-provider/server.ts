@@ -14,9 +14,7 @@ export interface LocalProvider {
   close: () => Promise<void>;
 }
 
-export async function startLocalProvider(
-  options: Omit<ProviderOptions, 'issuer'> & {port: number; host?: string},
-): Promise<LocalProvider> {
+export async function startLocalProvider(options: Omit<ProviderOptions, 'issuer'> & {port: number; host?: string}): Promise<LocalProvider> {
   const host = options.host ?? '127.0.0.1';
   const app = express();
   app.disable('x-powered-by');

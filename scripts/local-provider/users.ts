@@ -30,7 +30,12 @@ export const LOCAL_USERS: LocalUser[] = [
     lastName: 'Admin',
     label: 'Admin: several roles and permissions, two organisations',
     organizations: [
-      {id: PRIMARY_ORG, role: 'admin', roles: ['admin', 'member'], permissions: ['docs:read', 'docs:write', 'services:deploy', 'users:manage']},
+      {
+        id: PRIMARY_ORG,
+        role: 'admin',
+        roles: ['admin', 'member'],
+        permissions: ['docs:read', 'docs:write', 'services:deploy', 'users:manage'],
+      },
       {id: SECOND_ORG, role: 'member', roles: ['member'], permissions: ['docs:read']},
     ],
     featureFlags: ['beta-docs', 'new-search'],

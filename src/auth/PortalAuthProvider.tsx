@@ -149,7 +149,9 @@ export default function PortalAuthProvider({
 
   useEffect(() => {
     if (missingClientId) {
-      console.error('Developer Portal: sign-in is turned off: Missing Client ID. Set WORKOS_CLIENT_ID, or leave it unset to use the local provider.');
+      console.error(
+        'Developer Portal: sign-in is turned off: Missing Client ID. Set WORKOS_CLIENT_ID, or leave it unset to use the local provider.',
+      );
     }
   }, [missingClientId]);
 
@@ -191,9 +193,12 @@ export default function PortalAuthProvider({
     return <PortalAuthContext.Provider value={unavailableValue(notice, setNotice, null)}>{children}</PortalAuthContext.Provider>;
   }
   if (!storageUsable) {
-    const reason = 'This browser blocks site storage (for example in a private window), and sign-in needs it. The documentation stays readable.';
+    const reason =
+      'This browser blocks site storage (for example in a private window), and sign-in needs it. The documentation stays readable.';
     // The server rendered the loading state; keep it until hydration is done.
-    return <PortalAuthContext.Provider value={unavailableValue(notice, setNotice, reason, !hydrated)}>{children}</PortalAuthContext.Provider>;
+    return (
+      <PortalAuthContext.Provider value={unavailableValue(notice, setNotice, reason, !hydrated)}>{children}</PortalAuthContext.Provider>
+    );
   }
 
   return (
@@ -230,7 +235,9 @@ function SdkBridge({
   children: ReactNode;
 }): ReactNode {
   const sdk = useAuth();
-  const [callback] = useState(() => (typeof window === 'undefined' ? null : snapshotCallback(resolveRedirectUri(settings, window.location.origin))));
+  const [callback] = useState(() =>
+    typeof window === 'undefined' ? null : snapshotCallback(resolveRedirectUri(settings, window.location.origin)),
+  );
   const reportedCallback = useRef(false);
   const reportedUnreachable = useRef(false);
 

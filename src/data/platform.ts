@@ -70,9 +70,27 @@ export const SHARED_ENV: EnvVar[] = [
   {name: 'NODE_ENV', description: 'Runtime mode: `development`, `test` or `production`.', localDefault: 'development', required: true},
   {name: 'PORT', description: 'HTTP port the service listens on.', localDefault: 'see the ports table', required: true},
   {name: 'LOG_LEVEL', description: 'Minimum log level: `debug`, `info`, `warn` or `error`.', localDefault: 'debug', required: false},
-  {name: 'DATABASE_URL', description: 'PostgreSQL connection string used by Prisma (stateful services only).', localDefault: 'postgresql://acme:acme@postgres:5432/<database>', makeDevValue: 'postgresql://acme:acme@localhost:5432/<database>', required: false},
-  {name: 'REDIS_URL', description: 'Redis connection string for caching, rate limits and queues.', localDefault: 'redis://redis:6379', makeDevValue: 'redis://localhost:6379', required: true},
-  {name: 'INTERNAL_SERVICE_TOKEN', description: 'Shared secret that services present to each other in the `x-internal-token` header.', localDefault: 'local-internal-token', secret: true, required: true},
+  {
+    name: 'DATABASE_URL',
+    description: 'PostgreSQL connection string used by Prisma (stateful services only).',
+    localDefault: 'postgresql://acme:acme@postgres:5432/<database>',
+    makeDevValue: 'postgresql://acme:acme@localhost:5432/<database>',
+    required: false,
+  },
+  {
+    name: 'REDIS_URL',
+    description: 'Redis connection string for caching, rate limits and queues.',
+    localDefault: 'redis://redis:6379',
+    makeDevValue: 'redis://localhost:6379',
+    required: true,
+  },
+  {
+    name: 'INTERNAL_SERVICE_TOKEN',
+    description: 'Shared secret that services present to each other in the `x-internal-token` header.',
+    localDefault: 'local-internal-token',
+    secret: true,
+    required: true,
+  },
 ];
 
 /**
@@ -83,31 +101,71 @@ const SERVICE_DEFINITIONS: Service[] = [
   {
     id: 'api-gateway',
     name: 'API Gateway',
-    purpose: 'Single public entry point behind the AWS load balancer (which terminates TLS): authenticates requests, applies rate limits and routes them to the internal services.',
+    purpose:
+      'Single public entry point behind the AWS load balancer (which terminates TLS): authenticates requests, applies rate limits and routes them to the internal services.',
     port: 8080,
     gatewayPrefix: '/',
     owner: 'platform',
     database: null,
-    dependsOn: ['auth-service', 'admin-service', 'tenant-service', 'file-service', 'template-service', 'cleverscreen-service', 'kira-service', 'vera-service'],
+    dependsOn: [
+      'auth-service',
+      'admin-service',
+      'tenant-service',
+      'file-service',
+      'template-service',
+      'cleverscreen-service',
+      'kira-service',
+      'vera-service',
+    ],
     env: [
-      {name: 'GATEWAY_RATE_LIMIT_PER_MINUTE', description: 'Requests per minute allowed per user (per client IP on public routes).', localDefault: '600', required: false},
-      {name: 'GATEWAY_CORS_ORIGINS', description: 'Comma-separated origins allowed to call the API from a browser.', localDefault: 'http://localhost:3000', required: true},
-      {name: 'WORKOS_CLIENT_ID', description: 'WorkOS AuthKit client id: selects the JWKS the gateway verifies access tokens against. Public configuration, not a secret.', required: true},
+      {
+        name: 'GATEWAY_RATE_LIMIT_PER_MINUTE',
+        description: 'Requests per minute allowed per user (per client IP on public routes).',
+        localDefault: '600',
+        required: false,
+      },
+      {
+        name: 'GATEWAY_CORS_ORIGINS',
+        description: 'Comma-separated origins allowed to call the API from a browser.',
+        localDefault: 'http://localhost:3000',
+        required: true,
+      },
+      {
+        name: 'WORKOS_CLIENT_ID',
+        description:
+          'WorkOS AuthKit client id: selects the JWKS the gateway verifies access tokens against. Public configuration, not a secret.',
+        required: true,
+      },
     ],
   },
   {
     id: 'auth-service',
     name: 'Auth Service',
-    purpose: 'Runs the WorkOS AuthKit sign-in, refresh and sign-out, verifies sessions for the gateway, resolves a user to their tenant, roles and permissions and issues internal session tokens.',
+    purpose:
+      'Runs the WorkOS AuthKit sign-in, refresh and sign-out, verifies sessions for the gateway, resolves a user to their tenant, roles and permissions and issues internal session tokens.',
     port: 3001,
     gatewayPrefix: '/auth',
     owner: 'identity',
     database: 'auth',
     dependsOn: ['tenant-service'],
     env: [
-      {name: 'WORKOS_API_KEY', description: 'Server-side WorkOS API key: exchanges codes, refreshes and revokes sessions. The secret of the pair.', secret: true, required: true},
-      {name: 'WORKOS_CLIENT_ID', description: 'WorkOS AuthKit client id of the environment. Public configuration (it appears in the sign-in URL), not a secret.', required: true},
-      {name: 'SESSION_TTL_SECONDS', description: 'Lifetime of an internal session token, and so of the verification the gateway caches.', localDefault: '900', required: false},
+      {
+        name: 'WORKOS_API_KEY',
+        description: 'Server-side WorkOS API key: exchanges codes, refreshes and revokes sessions. The secret of the pair.',
+        secret: true,
+        required: true,
+      },
+      {
+        name: 'WORKOS_CLIENT_ID',
+        description: 'WorkOS AuthKit client id of the environment. Public configuration (it appears in the sign-in URL), not a secret.',
+        required: true,
+      },
+      {
+        name: 'SESSION_TTL_SECONDS',
+        description: 'Lifetime of an internal session token, and so of the verification the gateway caches.',
+        localDefault: '900',
+        required: false,
+      },
     ],
   },
   {
@@ -119,9 +177,7 @@ const SERVICE_DEFINITIONS: Service[] = [
     owner: 'platform',
     database: 'admin',
     dependsOn: ['auth-service', 'tenant-service'],
-    env: [
-      {name: 'ADMIN_AUDIT_RETENTION_DAYS', description: 'How long audit log entries are kept.', localDefault: '365', required: false},
-    ],
+    env: [{name: 'ADMIN_AUDIT_RETENTION_DAYS', description: 'How long audit log entries are kept.', localDefault: '365', required: false}],
   },
   {
     id: 'tenant-service',
@@ -132,9 +188,7 @@ const SERVICE_DEFINITIONS: Service[] = [
     owner: 'identity',
     database: 'tenant',
     dependsOn: [],
-    env: [
-      {name: 'TENANT_DEFAULT_PLAN', description: 'Plan given to a newly created tenant.', localDefault: 'trial', required: false},
-    ],
+    env: [{name: 'TENANT_DEFAULT_PLAN', description: 'Plan given to a newly created tenant.', localDefault: 'trial', required: false}],
   },
   {
     id: 'file-service',
@@ -147,21 +201,33 @@ const SERVICE_DEFINITIONS: Service[] = [
     dependsOn: ['tenant-service'],
     env: [
       {name: 'S3_BUCKET', description: 'Bucket holding uploaded files.', localDefault: 'acme-local-files', required: true},
-      {name: 'S3_ENDPOINT', description: 'S3 endpoint; MinIO in local development.', localDefault: 'http://minio:9000', makeDevValue: 'http://localhost:9000', required: false},
+      {
+        name: 'S3_ENDPOINT',
+        description: 'S3 endpoint; MinIO in local development.',
+        localDefault: 'http://minio:9000',
+        makeDevValue: 'http://localhost:9000',
+        required: false,
+      },
       {name: 'FILE_MAX_UPLOAD_MB', description: 'Largest accepted upload, in megabytes.', localDefault: '50', required: false},
     ],
   },
   {
     id: 'template-service',
     name: 'Template Service',
-    purpose: 'Stores versioned templates (platform-owned prompts for the assistants, tenant-owned document templates for exports) and renders them with tenant data.',
+    purpose:
+      'Stores versioned templates (platform-owned prompts for the assistants, tenant-owned document templates for exports) and renders them with tenant data.',
     port: 3005,
     gatewayPrefix: '/templates',
     owner: 'content',
     database: 'template',
     dependsOn: ['tenant-service', 'file-service'],
     env: [
-      {name: 'TEMPLATE_CACHE_TTL_SECONDS', description: 'How long rendered template metadata is cached in Redis.', localDefault: '300', required: false},
+      {
+        name: 'TEMPLATE_CACHE_TTL_SECONDS',
+        description: 'How long rendered template metadata is cached in Redis.',
+        localDefault: '300',
+        required: false,
+      },
     ],
   },
   {
@@ -175,7 +241,12 @@ const SERVICE_DEFINITIONS: Service[] = [
     dependsOn: ['file-service', 'template-service', 'tenant-service'],
     env: [
       {name: 'LLM_API_KEY', description: 'API key for the language-model provider.', secret: true, required: true},
-      {name: 'SCREENING_QUEUE', description: 'BullMQ queue for screening jobs, one job per candidate document.', localDefault: 'screening-jobs', required: false},
+      {
+        name: 'SCREENING_QUEUE',
+        description: 'BullMQ queue for screening jobs, one job per candidate document.',
+        localDefault: 'screening-jobs',
+        required: false,
+      },
     ],
   },
   {
@@ -195,7 +266,8 @@ const SERVICE_DEFINITIONS: Service[] = [
   {
     id: 'vera-service',
     name: 'Vera Service',
-    purpose: 'Vera, the voice and meeting assistant: transcribes recordings (timestamps, no speaker labels), summarises them and extracts action items.',
+    purpose:
+      'Vera, the voice and meeting assistant: transcribes recordings (timestamps, no speaker labels), summarises them and extracts action items.',
     port: 3008,
     gatewayPrefix: '/vera',
     owner: 'ai',
@@ -266,18 +338,63 @@ export interface SharedLibrary {
 }
 
 export const SHARED_LIBRARIES: SharedLibrary[] = [
-  {id: 'constants', packageName: `${PACKAGE_SCOPE}/constants`, summary: 'Typed configuration loader, environment variable names, header names and error codes.'},
-  {id: 'database', packageName: `${PACKAGE_SCOPE}/database`, summary: 'PrismaService, transaction helper and tenant-scoped query extension.'},
-  {id: 'decorators', packageName: `${PACKAGE_SCOPE}/decorators`, summary: 'Route and parameter decorators: @CurrentUser, @TenantId, @Roles, @Permissions, @Public.'},
-  {id: 'filters', packageName: `${PACKAGE_SCOPE}/filters`, summary: 'Exception filters that turn every error into the standard problem-details response.'},
+  {
+    id: 'constants',
+    packageName: `${PACKAGE_SCOPE}/constants`,
+    summary: 'Typed configuration loader, environment variable names, header names and error codes.',
+  },
+  {
+    id: 'database',
+    packageName: `${PACKAGE_SCOPE}/database`,
+    summary: 'PrismaService, transaction helper and tenant-scoped query extension.',
+  },
+  {
+    id: 'decorators',
+    packageName: `${PACKAGE_SCOPE}/decorators`,
+    summary: 'Route and parameter decorators: @CurrentUser, @TenantId, @Roles, @Permissions, @Public.',
+  },
+  {
+    id: 'filters',
+    packageName: `${PACKAGE_SCOPE}/filters`,
+    summary: 'Exception filters that turn every error into the standard problem-details response.',
+  },
   {id: 'guards', packageName: `${PACKAGE_SCOPE}/guards`, summary: 'AuthGuard, RolesGuard, PermissionsGuard and InternalServiceGuard.'},
-  {id: 'interfaces', packageName: `${PACKAGE_SCOPE}/interfaces`, summary: 'Contracts shared between services: request context, paginated results, events.'},
-  {id: 'middleware', packageName: `${PACKAGE_SCOPE}/middleware`, summary: 'Request id, structured request logging and tenant context middleware, and the shared interceptors (BigInt columns serialised as strings).'},
-  {id: 'migrations', packageName: `${PACKAGE_SCOPE}/migrations`, summary: 'Migration runner and conventions for Prisma migrations across service databases.'},
-  {id: 'pipes', packageName: `${PACKAGE_SCOPE}/pipes`, summary: 'Validation and parsing pipes: ZodValidationPipe, ParseCuidPipe, pagination parsing.'},
-  {id: 'types', packageName: `${PACKAGE_SCOPE}/types`, summary: 'Branded ids, utility types and the generated Prisma enums re-exported for clients.'},
-  {id: 'utils', packageName: `${PACKAGE_SCOPE}/utils`, summary: 'Small pure helpers: retry with back-off, date handling, slugs, safe JSON.'},
-  {id: 'validators', packageName: `${PACKAGE_SCOPE}/validators`, summary: 'Zod schemas shared by services and clients: emails, ids, pagination, file names.'},
+  {
+    id: 'interfaces',
+    packageName: `${PACKAGE_SCOPE}/interfaces`,
+    summary: 'Contracts shared between services: request context, paginated results, events.',
+  },
+  {
+    id: 'middleware',
+    packageName: `${PACKAGE_SCOPE}/middleware`,
+    summary:
+      'Request id, structured request logging and tenant context middleware, and the shared interceptors (BigInt columns serialised as strings).',
+  },
+  {
+    id: 'migrations',
+    packageName: `${PACKAGE_SCOPE}/migrations`,
+    summary: 'Migration runner and conventions for Prisma migrations across service databases.',
+  },
+  {
+    id: 'pipes',
+    packageName: `${PACKAGE_SCOPE}/pipes`,
+    summary: 'Validation and parsing pipes: ZodValidationPipe, ParseCuidPipe, pagination parsing.',
+  },
+  {
+    id: 'types',
+    packageName: `${PACKAGE_SCOPE}/types`,
+    summary: 'Branded ids, utility types and the generated Prisma enums re-exported for clients.',
+  },
+  {
+    id: 'utils',
+    packageName: `${PACKAGE_SCOPE}/utils`,
+    summary: 'Small pure helpers: retry with back-off, date handling, slugs, safe JSON.',
+  },
+  {
+    id: 'validators',
+    packageName: `${PACKAGE_SCOPE}/validators`,
+    summary: 'Zod schemas shared by services and clients: emails, ids, pagination, file names.',
+  },
 ];
 
 export interface MakeTarget {
@@ -291,7 +408,10 @@ export interface MakeTarget {
 export const MAKE_TARGETS: MakeTarget[] = [
   {name: 'help', description: 'List every target with its one-line description.'},
   {name: 'setup', description: 'Install dependencies, copy `.env.example` files and generate Prisma clients.'},
-  {name: 'up', description: 'Start infrastructure and all services with Docker Compose, detached, and wait until every container is healthy.'},
+  {
+    name: 'up',
+    description: 'Start infrastructure and all services with Docker Compose, detached, and wait until every container is healthy.',
+  },
   {name: 'down', description: 'Stop and remove the Compose containers; volumes are kept.'},
   {name: 'logs', description: 'Follow the logs of all services, or of one.', variables: 'SERVICE'},
   {name: 'dev', description: 'Run one service on the host with hot reload, infrastructure in Docker.', variables: 'SERVICE'},
@@ -301,8 +421,16 @@ export const MAKE_TARGETS: MakeTarget[] = [
   {name: 'lint', description: 'Run ESLint and Prettier checks.'},
   {name: 'format', description: 'Rewrite files with Prettier and ESLint fixes.'},
   {name: 'db-migrate', description: 'Apply pending Prisma migrations to one service database, or all.', variables: 'SERVICE'},
-  {name: 'db-migration', description: 'Create a new migration from schema changes (not applied; run db-migrate and db-generate next).', variables: 'SERVICE, NAME'},
-  {name: 'db-generate', description: 'Generate the Prisma client of one service, or all, from its schema (`prisma generate`).', variables: 'SERVICE'},
+  {
+    name: 'db-migration',
+    description: 'Create a new migration from schema changes (not applied; run db-migrate and db-generate next).',
+    variables: 'SERVICE, NAME',
+  },
+  {
+    name: 'db-generate',
+    description: 'Generate the Prisma client of one service, or all, from its schema (`prisma generate`).',
+    variables: 'SERVICE',
+  },
   {name: 'db-seed', description: 'Load the seed data used by local development and e2e tests.'},
   {name: 'db-reset', description: 'Drop, recreate, migrate and seed a local database.', variables: 'SERVICE'},
   {name: 'db-studio', description: 'Open Prisma Studio for one service database.', variables: 'SERVICE'},
@@ -326,10 +454,25 @@ export interface Role {
  * except for the back office.
  */
 export const ROLES: Role[] = [
-  {name: 'member', description: 'Customer role. Regular user of a customer organisation: uses Kira, Vera and CleverScreen and uploads files.'},
-  {name: 'admin', description: 'Customer role. Administrator of a customer organisation: everything a member can do, plus tenant settings, deleting files, editing and publishing the tenant\'s document templates and managing Kira knowledge sources.'},
-  {name: 'support', description: 'Staff role, Acme staff organisation only. Support staff: user look-up, session revocation, reading flags and the audit log in the admin service.'},
-  {name: 'operations', description: 'Staff role, Acme staff organisation only. Operations staff: everything support can do, plus changing feature flags and suspending tenants.'},
+  {
+    name: 'member',
+    description: 'Customer role. Regular user of a customer organisation: uses Kira, Vera and CleverScreen and uploads files.',
+  },
+  {
+    name: 'admin',
+    description:
+      "Customer role. Administrator of a customer organisation: everything a member can do, plus tenant settings, deleting files, editing and publishing the tenant's document templates and managing Kira knowledge sources.",
+  },
+  {
+    name: 'support',
+    description:
+      'Staff role, Acme staff organisation only. Support staff: user look-up, session revocation, reading flags and the audit log in the admin service.',
+  },
+  {
+    name: 'operations',
+    description:
+      'Staff role, Acme staff organisation only. Operations staff: everything support can do, plus changing feature flags and suspending tenants.',
+  },
 ];
 
 export interface Permission {
@@ -347,8 +490,13 @@ export const PERMISSIONS: Permission[] = [
   {name: 'files:read', description: 'List files, read their metadata and download them.', roles: ['member', 'admin']},
   {name: 'files:upload', description: 'Request upload URLs and complete uploads.', roles: ['member', 'admin']},
   {name: 'files:delete', description: 'Delete files of the tenant.', roles: ['admin']},
-  {name: 'templates:read', description: 'List, read and preview-render the tenant\'s document templates.', roles: ['member', 'admin']},
-  {name: 'templates:write', description: 'Create the tenant\'s document templates and add draft versions. Platform prompt templates are not editable through the API.', roles: ['admin']},
+  {name: 'templates:read', description: "List, read and preview-render the tenant's document templates.", roles: ['member', 'admin']},
+  {
+    name: 'templates:write',
+    description:
+      "Create the tenant's document templates and add draft versions. Platform prompt templates are not editable through the API.",
+    roles: ['admin'],
+  },
   {name: 'templates:publish', description: 'Make a version of a tenant document template the current one.', roles: ['admin']},
   {name: 'screening:read', description: 'Read role profiles, screening runs and shortlists.', roles: ['member', 'admin']},
   {name: 'screening:write', description: 'Create and edit role profiles, start and cancel screening runs.', roles: ['member', 'admin']},

@@ -26,9 +26,7 @@ const ADMIN_SERVICE = pageFor('docs/internal-developers/services/admin-service.m
 /** A sentence from the page's source that only its members' version contains. */
 function bodySentence(source: string): string {
   const text = readFileSync(path.join(ROOT, source), 'utf8').replace(/^---[\s\S]*?---/, '');
-  const sentence = text
-    .split('\n')
-    .find((line) => /^[A-Z][A-Za-z ,]{60,}/.test(line) && !line.includes('`') && !line.includes('['));
+  const sentence = text.split('\n').find((line) => /^[A-Z][A-Za-z ,]{60,}/.test(line) && !line.includes('`') && !line.includes('['));
   if (!sentence) {
     throw new Error(`no plain sentence found in ${source}`);
   }
@@ -49,7 +47,8 @@ async function signInFromPage(page: Page, userName: RegExp): Promise<void> {
 const sidebarLink = (page: Page, label: string) =>
   page.getByRole('navigation', {name: 'Docs sidebar'}).locator('a.menu__link', {hasText: new RegExp(`^${label}$`)});
 /** The lock's CSS content ('none' without a lock); its text alternative is part of the link's accessible name. */
-const lockOf = (page: Page, label: string) => sidebarLink(page, label).evaluate((link) => getComputedStyle(link, '::after').getPropertyValue('content'));
+const lockOf = (page: Page, label: string) =>
+  sidebarLink(page, label).evaluate((link) => getComputedStyle(link, '::after').getPropertyValue('content'));
 
 describe('restricted pages', () => {
   it('signed out: the server sends the title and no content, for HTML fetched without JavaScript and for the chunk', async () => {
@@ -114,7 +113,9 @@ describe('restricted pages', () => {
     expect(cookie).toMatchObject({httpOnly: true, sameSite: 'Lax'});
 
     // Every SDK refresh renews the gate's cookie: a reload restores the session with a new token.
-    const renewal = page.waitForResponse((response) => response.url().endsWith('/_portal/session') && response.request().method() === 'POST');
+    const renewal = page.waitForResponse(
+      (response) => response.url().endsWith('/_portal/session') && response.request().method() === 'POST',
+    );
     await page.reload();
     await expect((await renewal).json()).resolves.toMatchObject({hadSession: true});
     await page.getByText(sentence).waitFor();
@@ -131,7 +132,9 @@ describe('restricted pages', () => {
   it('refuses a forged token and a cross-site session request', async () => {
     const {header, payload} = {
       header: Buffer.from(JSON.stringify({alg: 'RS256', kid: 'x'})).toString('base64url'),
-      payload: Buffer.from(JSON.stringify({sub: 'user_admin', roles: ['admin'], exp: 4_102_444_800, iat: 1, sid: 's'})).toString('base64url'),
+      payload: Buffer.from(JSON.stringify({sub: 'user_admin', roles: ['admin'], exp: 4_102_444_800, iat: 1, sid: 's'})).toString(
+        'base64url',
+      ),
     };
     const forged = await fetch(`${suite.stack.siteUrl}/_portal/session`, {
       method: 'POST',
@@ -148,7 +151,9 @@ describe('restricted pages', () => {
     });
     expect(crossSite.status).toBe(403);
     // A forged cookie gets the public page.
-    const withForgedCookie = await fetch(`${suite.stack.siteUrl}${ADMIN_SERVICE.route}`, {headers: {Cookie: `portal_session=${header}.${payload}.c2ln`}});
+    const withForgedCookie = await fetch(`${suite.stack.siteUrl}${ADMIN_SERVICE.route}`, {
+      headers: {Cookie: `portal_session=${header}.${payload}.c2ln`},
+    });
     expect(await withForgedCookie.text()).not.toContain(bodySentence(ADMIN_SERVICE.source));
   });
 });

@@ -27,7 +27,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({page}).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${page.url()} [${violation.id}] ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 5).join(', ')}`);
+    .map(
+      (violation) =>
+        `${page.url()} [${violation.id}] ${violation.help}: ${violation.nodes
+          .map((node) => node.target.join(' '))
+          .slice(0, 5)
+          .join(', ')}`,
+    );
 }
 
 describe.each(['light', 'dark'] as const)('accessibility in %s mode', (mode) => {
@@ -45,7 +51,11 @@ describe.each(['light', 'dark'] as const)('accessibility in %s mode', (mode) => 
     }
     const page = await suite.open(route, await newPage());
     // Mermaid diagrams render after load.
-    await page.waitForFunction(() => document.querySelectorAll('.docusaurus-mermaid-container').length === document.querySelectorAll('.docusaurus-mermaid-container svg').length);
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('.docusaurus-mermaid-container').length ===
+        document.querySelectorAll('.docusaurus-mermaid-container svg').length,
+    );
     expect(await seriousViolations(page)).toEqual([]);
   });
 

@@ -151,7 +151,11 @@ describe('hostile or broken callbacks', () => {
         const response = await route.fetch({maxRedirects: 0});
         resolve(new URL(response.headers().location ?? ''));
         // An empty icon link: no favicon request (and its 404) from this stand-in page.
-        await route.fulfill({status: 200, contentType: 'text/html', body: '<!doctype html><link rel="icon" href="data:,"><p>Redirect captured by the test.</p>'});
+        await route.fulfill({
+          status: 200,
+          contentType: 'text/html',
+          body: '<!doctype html><link rel="icon" href="data:,"><p>Redirect captured by the test.</p>',
+        });
       });
     });
     await page.getByRole('button', {name: /Devon Developer/}).click();

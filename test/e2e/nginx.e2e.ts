@@ -10,7 +10,12 @@ import {browserSuite} from './support/suite';
 
 jest.setTimeout(90_000);
 
-const ROUTES = ['/', '/markdown-page', '/docs/', ...sidebars.internalDevelopersSidebar.flatMap((category) => category.items).map((id) => `/docs/${id}`)];
+const ROUTES = [
+  '/',
+  '/markdown-page',
+  '/docs/',
+  ...sidebars.internalDevelopersSidebar.flatMap((category) => category.items).map((id) => `/docs/${id}`),
+];
 
 const suite = browserSuite({
   server: 'nginx',
@@ -63,10 +68,12 @@ describe('nginx serving the build', () => {
     for (const route of ['/', '/docs/', '/no/such/page']) {
       const response = await fetch(`${suite.stack.siteUrl}${route}`);
       const csp = response.headers.get('content-security-policy') ?? '';
-      const directives = Object.fromEntries(csp.split(';').map((directive) => {
-        const [name, ...values] = directive.trim().split(/\s+/);
-        return [name, values];
-      }));
+      const directives = Object.fromEntries(
+        csp.split(';').map((directive) => {
+          const [name, ...values] = directive.trim().split(/\s+/);
+          return [name, values];
+        }),
+      );
       expect(directives['script-src']).toContain("'self'");
       expect(directives['script-src']).not.toContain("'unsafe-inline'");
       expect(directives['connect-src']).toEqual(["'self'", suite.stack.providerUrl]);
@@ -84,7 +91,11 @@ describe('pages under the Content-Security-Policy', () => {
     const page = await suite.context.newPage();
     for (const route of ROUTES) {
       await page.goto(`${suite.stack.siteUrl}${route}`, {waitUntil: 'load'});
-      await page.waitForFunction(() => document.querySelectorAll('.docusaurus-mermaid-container').length === document.querySelectorAll('.docusaurus-mermaid-container svg').length);
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll('.docusaurus-mermaid-container').length ===
+          document.querySelectorAll('.docusaurus-mermaid-container svg').length,
+      );
       // The colour-mode inline script ran (allowed by its hash).
       await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('light');
     }

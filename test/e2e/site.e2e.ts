@@ -103,7 +103,8 @@ describe('site chrome', () => {
 
   it('the navbar hides when scrolling down and returns when scrolling up', async () => {
     const page = await open('/docs/internal-developers/services/api-gateway');
-    const isHidden = () => Array.from(document.querySelector('nav.navbar')?.classList ?? []).some((name) => name.startsWith('navbarHidden'));
+    const isHidden = () =>
+      Array.from(document.querySelector('nav.navbar')?.classList ?? []).some((name) => name.startsWith('navbarHidden'));
     await page.mouse.move(640, 400);
     for (const delta of [300, 300, 300]) {
       await page.mouse.wheel(0, delta);
@@ -111,7 +112,9 @@ describe('site chrome', () => {
     }
     await page.waitForFunction(isHidden);
     await page.mouse.wheel(0, -200);
-    await page.waitForFunction(() => !Array.from(document.querySelector('nav.navbar')?.classList ?? []).some((name) => name.startsWith('navbarHidden')));
+    await page.waitForFunction(
+      () => !Array.from(document.querySelector('nav.navbar')?.classList ?? []).some((name) => name.startsWith('navbarHidden')),
+    );
   });
 
   it('"Documentation" opens the docs', async () => {
@@ -186,14 +189,19 @@ describe('site chrome', () => {
     const article = page.locator('article');
     const h4Count = await article.locator('h4').count();
     expect(h4Count).toBeGreaterThan(0);
-    const tocTargets = await page.locator('.table-of-contents a').evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).hash.slice(1)));
+    const tocTargets = await page
+      .locator('.table-of-contents a')
+      .evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).hash.slice(1)));
     const h2h3 = await article.locator('h2[id], h3[id]').evaluateAll((headings) => headings.map((heading) => heading.id));
     const h4 = await article.locator('h4[id]').evaluateAll((headings) => headings.map((heading) => heading.id));
     expect(tocTargets).toEqual(h2h3.filter((id) => id !== ''));
     expect(tocTargets).toEqual(expect.not.arrayContaining(h4));
 
     const headings = await article.locator('h2, h3').evaluateAll((nodes) =>
-      nodes.map((node) => ({text: node.textContent?.replace(/\u200b/g, '').trim(), label: node.querySelector('a.hash-link')?.getAttribute('aria-label')})),
+      nodes.map((node) => ({
+        text: node.textContent?.replace(/\u200b/g, '').trim(),
+        label: node.querySelector('a.hash-link')?.getAttribute('aria-label'),
+      })),
     );
     for (const heading of headings) {
       expect(heading.label).toBe(`Direct link to ${heading.text}`);

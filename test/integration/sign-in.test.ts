@@ -4,7 +4,16 @@
  */
 import {setupServer} from 'msw/node';
 import {createProviderHandlers, type ProviderState} from '../../scripts/local-provider/handlers';
-import {completeSignInAtProvider, endPageTimers, loadPage, navigations, PROVIDER_ORIGIN, SITE_ORIGIN, testSettings, type LoadedPage} from '../support/portalPage';
+import {
+  completeSignInAtProvider,
+  endPageTimers,
+  loadPage,
+  navigations,
+  PROVIDER_ORIGIN,
+  SITE_ORIGIN,
+  testSettings,
+  type LoadedPage,
+} from '../support/portalPage';
 
 const DEEP_PAGE = '/docs/internal-developers/services/api-gateway?tab=linux#rate-limiting';
 const REFRESH_TOKEN_KEY = 'workos:refresh-token:client_local';
@@ -102,7 +111,12 @@ describe('sign-in round trip', () => {
     expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toMatch(/\S{20,}/);
     // The verifier is single-use and removed after the exchange.
     expect(sessionStorage.getItem('workos:code-verifier')).toBeNull();
-    expect(current.auth().user).toMatchObject({object: 'user', id: 'user_developer', email: 'devon.developer@acme.test', emailVerified: true});
+    expect(current.auth().user).toMatchObject({
+      object: 'user',
+      id: 'user_developer',
+      email: 'devon.developer@acme.test',
+      emailVerified: true,
+    });
   });
 
   it('stays signed in on the next page load by refreshing with the stored refresh token', async () => {
@@ -159,14 +173,23 @@ describe('sign-in failures', () => {
 
     await current.screen.findByRole('alert', {name: 'Sign-in failed'});
     expect(current.screen.getByRole('button', {name: 'Sign in'})).toBeVisible();
-    expect(consoleError).toHaveBeenCalledWith(expect.objectContaining({message: 'This account is locked. Ask #team-identity to unlock it.'}));
+    expect(consoleError).toHaveBeenCalledWith(
+      expect.objectContaining({message: 'This account is locked. Ask #team-identity to unlock it.'}),
+    );
     expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeNull();
   });
 
   it('does not sign in when the provider answers garbage (HTML instead of JSON)', async () => {
     const authorizeUrl = await clickSignIn(await open('/docs/'));
     const callbackUrl = await completeSignInAtProvider(authorizeUrl.toString(), 'user_developer');
-    providerState.fault = {delayMs: 0, passThrough: false, status: 200, body: '<html>gateway error</html>', contentType: 'text/html', remaining: 1};
+    providerState.fault = {
+      delayMs: 0,
+      passThrough: false,
+      status: 200,
+      body: '<html>gateway error</html>',
+      contentType: 'text/html',
+      remaining: 1,
+    };
 
     const current = await open(callbackUrl.replace(SITE_ORIGIN, ''));
     await current.screen.findByRole('alert', {name: 'Sign-in failed'});
@@ -236,7 +259,14 @@ describe('session refresh', () => {
   it('keeps the user signed in when a refresh fails with a server error (5xx)', async () => {
     const current = await signIn('/docs/', 'user_developer');
     await current.screen.findByRole('button', {name: /Devon Developer/});
-    providerState.fault = {delayMs: 0, passThrough: false, status: 503, body: '{"error":"unavailable"}', contentType: 'application/json', remaining: 1};
+    providerState.fault = {
+      delayMs: 0,
+      passThrough: false,
+      status: 503,
+      body: '{"error":"unavailable"}',
+      contentType: 'application/json',
+      remaining: 1,
+    };
 
     // The background check consumes the fault on its next refresh…
     await current.waitFor(() => expect(providerState.fault).toBeNull(), {timeout: 4000});

@@ -19,12 +19,19 @@ describe('access rules', () => {
     expect(parseAccessRule(undefined, 'x.md')).toEqual({kind: 'public'});
     expect(parseAccessRule('public', 'x.md')).toEqual({kind: 'public'});
     expect(parseAccessRule('signed-in', 'x.md')).toEqual({kind: 'signed-in'});
-    expect(parseAccessRule({roles: ['admin'], permissions: 'services:deploy'}, 'x.md')).toEqual({kind: 'roles', roles: ['admin'], permissions: ['services:deploy']});
+    expect(parseAccessRule({roles: ['admin'], permissions: 'services:deploy'}, 'x.md')).toEqual({
+      kind: 'roles',
+      roles: ['admin'],
+      permissions: ['services:deploy'],
+    });
   });
 
-  it.each([['signedin'], [{role: ['admin']}], [{roles: []}], [{roles: [1]}], [['admin']], [true]])('stops the build on %p, naming the file', (value) => {
-    expect(() => parseAccessRule(value, 'docs/x.md')).toThrow(/^docs\/x\.md: /);
-  });
+  it.each([['signedin'], [{role: ['admin']}], [{roles: []}], [{roles: [1]}], [['admin']], [true]])(
+    'stops the build on %p, naming the file',
+    (value) => {
+      expect(() => parseAccessRule(value, 'docs/x.md')).toThrow(/^docs\/x\.md: /);
+    },
+  );
 
   it('lets anyone read public pages, members read signed-in pages, and needs any listed role and every listed permission', () => {
     expect(canRead({kind: 'public'}, null)).toBe(true);
@@ -39,7 +46,9 @@ describe('access rules', () => {
   it('says what is missing', () => {
     expect(missingAccess({kind: 'signed-in'}, null)).toBe('Sign in to read this page.');
     expect(missingAccess({kind: 'roles', roles: ['admin'], permissions: []}, developer)).toBe('You need the admin role to read this page.');
-    expect(missingAccess({kind: 'roles', roles: [], permissions: ['services:deploy']}, developer)).toBe('You need the permission services:deploy to read this page.');
+    expect(missingAccess({kind: 'roles', roles: [], permissions: ['services:deploy']}, developer)).toBe(
+      'You need the permission services:deploy to read this page.',
+    );
     expect(missingAccess({kind: 'roles', roles: ['admin'], permissions: []}, admin)).toBeNull();
   });
 
@@ -61,7 +70,10 @@ describe('access manifest and the public build', () => {
     siteDir = mkdtempSync(path.join(os.tmpdir(), 'portal-access-'));
     write('docs/README.md', '---\nslug: /\n---\n\n# Home\n\nWelcome.\n');
     write('docs/ops/_category_.json', JSON.stringify({customProps: {access: 'signed-in'}}));
-    write('docs/ops/runbook.md', '---\ntitle: Runbook\ndescription: Where the pager key lives.\nsidebar_position: 2\n---\n\nThe pager key lives in the red binder.\n');
+    write(
+      'docs/ops/runbook.md',
+      '---\ntitle: Runbook\ndescription: Where the pager key lives.\nsidebar_position: 2\n---\n\nThe pager key lives in the red binder.\n',
+    );
     write('docs/ops/open.md', '---\naccess: public\n---\n\n# Open Ops\n\nAnyone may read this.\n');
     write('docs/ops/admin.md', '---\naccess:\n  roles: [admin]\n---\n\n# Admin Tasks\n\nSuspend a tenant from the console.\n');
   });
@@ -72,7 +84,12 @@ describe('access manifest and the public build', () => {
     const pages = scanAccessRules({siteDir, baseUrl: '/portal/'});
     expect(pages).toEqual([
       {route: '/portal/docs/', source: 'docs/README.md', title: 'Home', rule: {kind: 'public'}},
-      {route: '/portal/docs/ops/admin', source: 'docs/ops/admin.md', title: 'Admin Tasks', rule: {kind: 'roles', roles: ['admin'], permissions: []}},
+      {
+        route: '/portal/docs/ops/admin',
+        source: 'docs/ops/admin.md',
+        title: 'Admin Tasks',
+        rule: {kind: 'roles', roles: ['admin'], permissions: []},
+      },
       {route: '/portal/docs/ops/open', source: 'docs/ops/open.md', title: 'Open Ops', rule: {kind: 'public'}},
       {route: '/portal/docs/ops/runbook', source: 'docs/ops/runbook.md', title: 'Runbook', rule: {kind: 'signed-in'}},
     ]);
@@ -94,7 +111,12 @@ describe('access manifest and the public build', () => {
     expect(compiled).toBe(RESTRICTED_PAGE_BODY);
     expect(parsed.content).toBe(RESTRICTED_PAGE_BODY);
     expect(JSON.stringify(parsed)).not.toContain('pager key');
-    expect(parsed.frontMatter).toMatchObject({title: 'Runbook', sidebar_position: 2, portal_access: {kind: 'signed-in'}, description: 'Sign in to read this page.'});
+    expect(parsed.frontMatter).toMatchObject({
+      title: 'Runbook',
+      sidebar_position: 2,
+      portal_access: {kind: 'signed-in'},
+      description: 'Sign in to read this page.',
+    });
     expect(parsed.frontMatter.sidebar_class_name).toBe('portal-restricted portal-restricted--signed-in');
   });
 

@@ -49,7 +49,9 @@ describe('sign-in settings from the environment', () => {
     const settings = readAuthSettings({WORKOS_CLIENT_ID: 'client_123'}, '/portal/');
     expect(resolveRedirectUri(settings, SITE)).toBe('https://docs.example.com/portal/');
     expect(resolveRedirectUri(settings, 'http://localhost:4321')).toBe('http://localhost:4321/portal/');
-    expect(resolveRedirectUri({...settings, redirectUri: 'https://docs.example.com/callback'}, 'http://localhost:4321')).toBe('https://docs.example.com/callback');
+    expect(resolveRedirectUri({...settings, redirectUri: 'https://docs.example.com/callback'}, 'http://localhost:4321')).toBe(
+      'https://docs.example.com/callback',
+    );
     expect(settings.apiHostname).toBe('api.workos.com');
     expect(settings.https).toBe(true);
   });

@@ -14,6 +14,8 @@ describe('size budget check', () => {
   });
 
   it('fails a measure that has no recorded budget', () => {
-    expect(overBudget({'firstLoadJsGzip.newPage': 1}, budget)).toEqual([{measure: 'firstLoadJsGzip.newPage', actual: 1, budget: undefined}]);
+    expect(overBudget({'firstLoadJsGzip.newPage': 1}, budget)).toEqual([
+      {measure: 'firstLoadJsGzip.newPage', actual: 1, budget: undefined},
+    ]);
   });
 });

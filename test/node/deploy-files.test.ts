@@ -49,7 +49,13 @@ describe('deploy/members.Dockerfile (the members site: gate + both builds)', () 
   });
 
   it('copies only the build output and the production dependencies: no sources, no local sign-in provider', () => {
-    const sources = all(runtime, 'COPY').map((value) => value.replace(/^--\S+\s+/g, '').replace(/^--\S+\s+/g, '').split(/\s+/)[0]);
+    const sources = all(runtime, 'COPY').map(
+      (value) =>
+        value
+          .replace(/^--\S+\s+/g, '')
+          .replace(/^--\S+\s+/g, '')
+          .split(/\s+/)[0],
+    );
     expect(sources.sort()).toEqual(
       [
         '/src/build/access-manifest.json',

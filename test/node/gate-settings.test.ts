@@ -18,7 +18,10 @@ describe('gate settings', () => {
   });
 
   it('takes explicit issuers and previous secrets (rotation)', () => {
-    const settings = readGateSettings({...production, PORTAL_TOKEN_ISSUER: 'https://a.example, https://b.example', PORTAL_SESSION_SECRET_PREVIOUS: 'y'.repeat(40)}, '/');
+    const settings = readGateSettings(
+      {...production, PORTAL_TOKEN_ISSUER: 'https://a.example, https://b.example', PORTAL_SESSION_SECRET_PREVIOUS: 'y'.repeat(40)},
+      '/',
+    );
     expect(settings.issuers).toEqual(['https://a.example', 'https://b.example']);
     expect(settings.sessionSecrets).toHaveLength(2);
   });
@@ -33,7 +36,11 @@ describe('gate settings', () => {
 
   it.each([
     ['a real client id without an organisation', {WORKOS_CLIENT_ID: 'client_123', PORTAL_SESSION_SECRET: SECRET}, /WORKOS_ORGANIZATION_ID/],
-    ['a real client id without a session secret', {WORKOS_CLIENT_ID: 'client_123', WORKOS_ORGANIZATION_ID: 'org_1'}, /PORTAL_SESSION_SECRET/],
+    [
+      'a real client id without a session secret',
+      {WORKOS_CLIENT_ID: 'client_123', WORKOS_ORGANIZATION_ID: 'org_1'},
+      /PORTAL_SESSION_SECRET/,
+    ],
     ['a short session secret', {...production, PORTAL_SESSION_SECRET: 'short'}, /PORTAL_SESSION_SECRET.*at least 32/],
     ['a short previous secret', {...production, PORTAL_SESSION_SECRET_PREVIOUS: 'short'}, /PORTAL_SESSION_SECRET_PREVIOUS/],
     ['a bad port', {PORT: 'eighty'}, /PORT/],
@@ -49,7 +56,10 @@ describe('gate settings', () => {
   });
 
   it('lets every user of the environment in only when told so explicitly', () => {
-    const settings = readGateSettings({WORKOS_CLIENT_ID: 'client_123', PORTAL_SESSION_SECRET: SECRET, PORTAL_ANY_USER_IS_MEMBER: 'true'}, '/');
+    const settings = readGateSettings(
+      {WORKOS_CLIENT_ID: 'client_123', PORTAL_SESSION_SECRET: SECRET, PORTAL_ANY_USER_IS_MEMBER: 'true'},
+      '/',
+    );
     expect(settings.organizationId).toBeNull();
   });
 });

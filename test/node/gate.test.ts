@@ -36,8 +36,16 @@ function write(file: string, content: string): void {
   writeFileSync(file, content);
 }
 
-async function token(claims: JWTPayload, key: KeyPair['privateKey'] = keys.privateKey, expiresIn: string | number = '10m'): Promise<string> {
-  return new SignJWT({sid: 'session_1', iss: ISSUER, ...claims}).setProtectedHeader({alg: 'RS256', kid: 'key-1'}).setIssuedAt().setExpirationTime(expiresIn).sign(key);
+async function token(
+  claims: JWTPayload,
+  key: KeyPair['privateKey'] = keys.privateKey,
+  expiresIn: string | number = '10m',
+): Promise<string> {
+  return new SignJWT({sid: 'session_1', iss: ISSUER, ...claims})
+    .setProtectedHeader({alg: 'RS256', kid: 'key-1'})
+    .setIssuedAt()
+    .setExpirationTime(expiresIn)
+    .sign(key);
 }
 
 const developer = () => token({sub: 'user_developer', org_id: 'org_acme', role: 'member', roles: ['member'], permissions: ['docs:read']});
@@ -89,7 +97,12 @@ function setCookies(response: {headers: Record<string, unknown>}): string[] {
 
 /** Signs in through the session endpoint, as the browser does; returns the Cookie header the browser then sends. */
 async function sessionCookie(server: FastifyInstance, accessToken: string): Promise<string> {
-  const response = await server.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken}});
+  const response = await server.inject({
+    method: 'POST',
+    url: '/_portal/session',
+    headers: {host: 'localhost:3000'},
+    payload: {accessToken},
+  });
   expect(response.statusCode).toBe(200);
   const session = setCookies(response).find((value) => value.startsWith(`${SESSION_COOKIE}=`));
   if (!session) {
@@ -127,7 +140,13 @@ beforeAll(async () => {
       pages: [
         {route: '/docs/guide', source: 'docs/guide.md', title: 'Guide', rule: {kind: 'public'}, chunks: []},
         {route: '/docs/ops', source: 'docs/ops.md', title: 'Ops', rule: {kind: 'signed-in'}, chunks: []},
-        {route: '/docs/admin', source: 'docs/admin.md', title: 'Admin', rule: {kind: 'roles', roles: ['admin'], permissions: []}, chunks: [ADMIN_CHUNK.slice(1)]},
+        {
+          route: '/docs/admin',
+          source: 'docs/admin.md',
+          title: 'Admin',
+          rule: {kind: 'roles', roles: ['admin'], permissions: []},
+          chunks: [ADMIN_CHUNK.slice(1)],
+        },
       ],
     }),
   );
@@ -181,7 +200,12 @@ describe('gate server', () => {
     ['garbage', async () => 'not-a-jwt'],
   ])('refuses %s at the session endpoint and clears any earlier session', async (_name, make) => {
     const earlier = await sessionCookie(gate, await developer());
-    const response = await gate.inject({method: 'POST', url: '/_portal/session', headers: {cookie: earlier}, payload: {accessToken: await make()}});
+    const response = await gate.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {cookie: earlier},
+      payload: {accessToken: await make()},
+    });
     expect(response.statusCode).toBe(401);
     const cleared = setCookies(response).find((value) => value.startsWith(`${SESSION_COOKIE}=`)) ?? '';
     expect(cleared).toMatch(/Max-Age=0/);
@@ -220,25 +244,28 @@ describe('gate server', () => {
       ['a member without the admin role', async () => sessionCookie(gate, await developer()), false],
       ['an admin', async () => sessionCookie(gate, await admin()), true],
     ];
-    it.each(spellingsOf(cleanPath).flatMap((spelling) => readers.map(([reader, cookieFor, mayRead]) => ({...spelling, reader, cookieFor, mayRead}))))(
-      '$name ($url) as $reader',
-      async ({url, expect: expected, cookieFor, mayRead}) => {
-        const cookie = await cookieFor();
-        const response = await rawGetFollowing(origin, url, cookie ? {cookie} : {});
-        if (!mayRead || expected === 'refused') {
-          expect(response.body).not.toContain(text);
-        }
-        if (expected === 'refused') {
-          expect([400, 404]).toContain(response.status);
-        } else if (expected === 'same' && mayRead) {
-          expect(response.status).toBe(200);
-          expect(response.body).toContain(text);
-        } else if (expected === 'same') {
-          // Withheld: the page from the public build, or the chunk refused.
-          expect(cleanPath.startsWith('/assets/') ? response.status : response.body).toEqual(cleanPath.startsWith('/assets/') ? 403 : expect.stringContaining('Sign in to read this page'));
-        }
-      },
-    );
+    it.each(
+      spellingsOf(cleanPath).flatMap((spelling) =>
+        readers.map(([reader, cookieFor, mayRead]) => ({...spelling, reader, cookieFor, mayRead})),
+      ),
+    )('$name ($url) as $reader', async ({url, expect: expected, cookieFor, mayRead}) => {
+      const cookie = await cookieFor();
+      const response = await rawGetFollowing(origin, url, cookie ? {cookie} : {});
+      if (!mayRead || expected === 'refused') {
+        expect(response.body).not.toContain(text);
+      }
+      if (expected === 'refused') {
+        expect([400, 404]).toContain(response.status);
+      } else if (expected === 'same' && mayRead) {
+        expect(response.status).toBe(200);
+        expect(response.body).toContain(text);
+      } else if (expected === 'same') {
+        // Withheld: the page from the public build, or the chunk refused.
+        expect(cleanPath.startsWith('/assets/') ? response.status : response.body).toEqual(
+          cleanPath.startsWith('/assets/') ? 403 : expect.stringContaining('Sign in to read this page'),
+        );
+      }
+    });
   });
 
   it.each([
@@ -266,7 +293,12 @@ describe('gate server', () => {
   it('keeps the session a few hundred bytes for a 12 KB token with 300 permissions, and the admin reads the page', async () => {
     const accessToken = await hugeAdmin();
     expect(accessToken.length).toBeGreaterThan(12_000);
-    const response = await gate.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken}});
+    const response = await gate.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {host: 'localhost:3000'},
+      payload: {accessToken},
+    });
     expect(response.statusCode).toBe(200);
     const total = setCookies(response).reduce((sum, value) => sum + value.length, 0);
     expect(total).toBeLessThan(4096);
@@ -299,7 +331,12 @@ describe('gate server', () => {
   });
 
   it('marks cookies Secure on any host but localhost', async () => {
-    const response = await gate.inject({method: 'POST', url: '/_portal/session', headers: {host: 'docs.example.com'}, payload: {accessToken: await developer()}});
+    const response = await gate.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {host: 'docs.example.com'},
+      payload: {accessToken: await developer()},
+    });
     expect(String(response.headers['set-cookie'])).toMatch(/Secure/);
   });
 
@@ -316,7 +353,12 @@ describe('gate server', () => {
       expect(signOut.statusCode).toBe(403);
       expect(signOut.headers['set-cookie']).toBeUndefined();
     }
-    const plain = await gate.inject({method: 'POST', url: '/_portal/session', headers: {'content-type': 'text/plain'}, payload: accessToken});
+    const plain = await gate.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {'content-type': 'text/plain'},
+      payload: accessToken,
+    });
     expect(plain.statusCode).toBe(415);
     expect(plain.headers['set-cookie']).toBeUndefined();
     const inHeader = await gate.inject({method: 'POST', url: '/_portal/session', headers: {authorization: `Bearer ${accessToken}`}});
@@ -381,7 +423,12 @@ describe('gate server: the key endpoint', () => {
     jest.advanceTimersByTime(mode === 'hang' ? 3_000 : 0);
     await refreshing;
     expect(store.status().consecutiveFailures).toBe(1);
-    await server.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken: await admin()}});
+    await server.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {host: 'localhost:3000'},
+      payload: {accessToken: await admin()},
+    });
     expect(store.fetches).toBe(fetchesBefore + 1);
     jest.advanceTimersByTime(1_000);
     expect(store.fetches).toBe(fetchesBefore + 2);
@@ -391,11 +438,19 @@ describe('gate server: the key endpoint', () => {
   it('answers 503 (not 401, and keeps the cookie) when no key set could ever be loaded', async () => {
     const store = controllableKeyStore('fail');
     const server = await gateWith({jwks: store});
-    const response = await server.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken: await developer()}});
+    const response = await server.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {host: 'localhost:3000'},
+      payload: {accessToken: await developer()},
+    });
     expect(response.statusCode).toBe(503);
     expect(response.headers['set-cookie']).toBeUndefined();
     // Alive, but not ready: a load balancer keeps traffic away until keys load.
-    expect((await server.inject({url: '/_portal/health'})).json()).toMatchObject({status: 'ok', keys: {ready: false, consecutiveFailures: 1}});
+    expect((await server.inject({url: '/_portal/health'})).json()).toMatchObject({
+      status: 'ok',
+      keys: {ready: false, consecutiveFailures: 1},
+    });
     const ready = await server.inject({url: '/_portal/health/ready'});
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ready: false});

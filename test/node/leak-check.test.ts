@@ -82,12 +82,25 @@ describe('distinctivePhrases', () => {
   });
 
   it('keeps at most maxPhrases, spread over the page', () => {
-    expect(distinctivePhrases(SECRET_PAGE, {maxPhrases: 3})).toEqual([FIRST, 'laptop is lost, the incident commander revokes its', 'page to the moment traffic is served from']);
+    expect(distinctivePhrases(SECRET_PAGE, {maxPhrases: 3})).toEqual([
+      FIRST,
+      'laptop is lost, the incident commander revokes its',
+      'page to the moment traffic is served from',
+    ]);
   });
 
   it('never uses front matter, imports/exports, JSX, headings, tables or code', () => {
     const text = phrases.join(' | ');
-    for (const word of ['frontmatter', 'basement', 'bunker', 'break-glass', 'rotation runbook', 'signs every production token', 'fenced', 'rekey']) {
+    for (const word of [
+      'frontmatter',
+      'basement',
+      'bunker',
+      'break-glass',
+      'rotation runbook',
+      'signs every production token',
+      'fenced',
+      'rekey',
+    ]) {
       expect(text).not.toContain(word);
     }
   });
@@ -115,7 +128,7 @@ describe('normaliseText', () => {
     expect(normaliseText('<p>It&#x27;s &quot;A&quot;&nbsp;&amp;\n <b>B</b></p>')).toBe(` it's "a" & b `);
     expect(normaliseText('"It\\u0027s \\"A\\"\\nB\\/C \\x41"')).toBe(`"it's "a" b/c a"`);
     // JSON inside a JS string: escaped twice.
-    expect(normaliseText("JSON.parse('{\\\"t\\\":\\\"A\\\\nB\\\"}')")).toBe('json.parse(\'{"t":"a b"}\')');
+    expect(normaliseText('JSON.parse(\'{\\"t\\":\\"A\\\\nB\\"}\')')).toBe('json.parse(\'{"t":"a b"}\')');
   });
 });
 
@@ -165,7 +178,15 @@ describe('findLeaks', () => {
 describe('runLeakCheck (npm run leak-check)', () => {
   const PUBLIC_PAGE = `---\ntitle: Welcome\n---\n\nWelcome to the portal. Operators rotate the master signing keys on the first Monday of each quarter, after the change board approves the window.\n`;
 
-  function fixture({publicLeak, membersHaveContent = true, membersSharedLeak = false}: {publicLeak: boolean; membersHaveContent?: boolean; membersSharedLeak?: boolean}) {
+  function fixture({
+    publicLeak,
+    membersHaveContent = true,
+    membersSharedLeak = false,
+  }: {
+    publicLeak: boolean;
+    membersHaveContent?: boolean;
+    membersSharedLeak?: boolean;
+  }) {
     write('docs/secret.md', SECRET_PAGE);
     write('docs/welcome.md', PUBLIC_PAGE);
     write(
@@ -174,19 +195,35 @@ describe('runLeakCheck (npm run leak-check)', () => {
         version: 1,
         baseUrl: '/',
         pages: [
-          {route: '/docs/secret', source: 'docs/secret.md', title: 'Rotation Runbook', rule: {kind: 'roles', roles: ['admin'], permissions: []}, chunks: ['assets/js/secret.js']},
+          {
+            route: '/docs/secret',
+            source: 'docs/secret.md',
+            title: 'Rotation Runbook',
+            rule: {kind: 'roles', roles: ['admin'], permissions: []},
+            chunks: ['assets/js/secret.js'],
+          },
           {route: '/docs/', source: 'docs/welcome.md', title: 'Welcome', rule: {kind: 'public'}, chunks: []},
         ],
       }),
     );
     const stub = '<h1>Rotation Runbook</h1><p>Sign in to read this page.</p>';
-    const welcome = '<p>Welcome to the portal. Operators rotate the master signing keys on the first Monday of each quarter, after the change board approves the window.</p>';
+    const welcome =
+      '<p>Welcome to the portal. Operators rotate the master signing keys on the first Monday of each quarter, after the change board approves the window.</p>';
     write('build/public/docs/index.html', welcome);
     write('build/public/docs/secret/index.html', publicLeak ? `${stub}<p>${FIRST} region</p>` : stub);
     write('build/members/docs/index.html', welcome);
-    write('build/members/docs/secret/index.html', membersHaveContent ? `<h1>Rotation Runbook</h1><p>${FIRST} region</p>` : '<h1>Rotation Runbook</h1>');
-    write('build/members/assets/js/version-data.js', membersSharedLeak ? `description:"${FIRST} region"` : 'description:"Restricted page."');
-    write('build/members/assets/js/secret.js', membersHaveContent ? `children:"${SECRET_PAGE.replace(/\n/g, '\\n').replace(/"/g, '\\"')}"` : 'children:"Rotation Runbook"');
+    write(
+      'build/members/docs/secret/index.html',
+      membersHaveContent ? `<h1>Rotation Runbook</h1><p>${FIRST} region</p>` : '<h1>Rotation Runbook</h1>',
+    );
+    write(
+      'build/members/assets/js/version-data.js',
+      membersSharedLeak ? `description:"${FIRST} region"` : 'description:"Restricted page."',
+    );
+    write(
+      'build/members/assets/js/secret.js',
+      membersHaveContent ? `children:"${SECRET_PAGE.replace(/\n/g, '\\n').replace(/"/g, '\\"')}"` : 'children:"Rotation Runbook"',
+    );
   }
 
   it('exits 1 and prints each leak with the file relative to the repo and the source page', () => {
@@ -202,7 +239,9 @@ describe('runLeakCheck (npm run leak-check)', () => {
     const result = runLeakCheck({root: tmp});
     expect(result).toMatchObject({exitCode: 0, leaks: [], blindPages: []});
     expect(result.lines).toHaveLength(1);
-    expect(result.lines[0]).toMatch(/^leak check: 1 restricted pages, \d+ phrases, 2 files in build\/public, 0 leaks, 0 in files shared by all members \(every page found in build\/members\)$/);
+    expect(result.lines[0]).toMatch(
+      /^leak check: 1 restricted pages, \d+ phrases, 2 files in build\/public, 0 leaks, 0 in files shared by all members \(every page found in build\/members\)$/,
+    );
   });
 
   it('exits 1 when a role-restricted page shows up in a members file other than its own HTML and chunks', () => {
@@ -212,7 +251,9 @@ describe('runLeakCheck (npm run leak-check)', () => {
     expect(result.lines).toContain(
       `LEAK build/members/assets/js/version-data.js: "${FIRST}" from docs/secret.md (every member downloads this file; the page needs a role)`,
     );
-    expect(result.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([path.join('build', 'members', 'assets', 'js', 'version-data.js')]);
+    expect(result.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([
+      path.join('build', 'members', 'assets', 'js', 'version-data.js'),
+    ]);
   });
 
   it('ignores phrases that a public page contains too', () => {

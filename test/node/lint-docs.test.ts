@@ -51,7 +51,15 @@ Text.`;
 /** A small platform for the data checks: a gateway routing to two services, one library, a few targets. */
 const facts: PlatformFacts = {
   services: [
-    {id: 'api-gateway', owner: 'platform', name: 'API Gateway', port: 8080, gatewayPrefix: '/', dependsOn: ['file-service', 'kira-service'], env: []},
+    {
+      id: 'api-gateway',
+      owner: 'platform',
+      name: 'API Gateway',
+      port: 8080,
+      gatewayPrefix: '/',
+      dependsOn: ['file-service', 'kira-service'],
+      env: [],
+    },
     {id: 'file-service', owner: 'content', name: 'File Service', port: 3004, gatewayPrefix: '/files', dependsOn: [], env: []},
     {
       id: 'kira-service',
@@ -60,10 +68,16 @@ const facts: PlatformFacts = {
       port: 3007,
       gatewayPrefix: '/kira',
       dependsOn: ['file-service'],
-      env: [{name: 'FILE_SERVICE_URL', localDefault: 'http://localhost:3004'}, {name: 'WEB_ORIGIN', localDefault: 'http://localhost:3000'}],
+      env: [
+        {name: 'FILE_SERVICE_URL', localDefault: 'http://localhost:3004'},
+        {name: 'WEB_ORIGIN', localDefault: 'http://localhost:3000'},
+      ],
     },
   ],
-  infrastructure: [{name: 'postgres', port: 5432}, {name: 'redis', port: 6379}],
+  infrastructure: [
+    {name: 'postgres', port: 5432},
+    {name: 'redis', port: 6379},
+  ],
   sharedEnv: [],
   libraries: [{id: 'guards'}],
   makeTargets: [{name: 'up'}, {name: 'dev'}, {name: 'logs'}, {name: 'db-migrate'}],
@@ -79,7 +93,9 @@ describe('documentation lint', () => {
   });
 
   it('names the file and rule for each broken rule', () => {
-    const problems = lintPage(page('internal-developers/development/x.md', `# Heading\n\nshort text\n\n\`\`\`\nno language\n\`\`\``, 'title: Only a title'));
+    const problems = lintPage(
+      page('internal-developers/development/x.md', `# Heading\n\nshort text\n\n\`\`\`\nno language\n\`\`\``, 'title: Only a title'),
+    );
     expect(problems.map((problem) => problem.rule).sort()).toEqual(
       ['code-language', 'front-matter', 'front-matter', 'min-sections', 'min-words', 'no-h1', 'related-links'].sort(),
     );
@@ -186,7 +202,12 @@ describe('ports, hostnames and service base URLs (b)', () => {
   });
 
   it('reports a service base URL hard-coded in a code block, naming the variable to read', () => {
-    const body = ['```ts', "const url = process.env.FILE_SERVICE_URL ?? 'http://file-service:3004';", "await fetch('http://kira-service/internal/x');", '```'].join('\n');
+    const body = [
+      '```ts',
+      "const url = process.env.FILE_SERVICE_URL ?? 'http://file-service:3004';",
+      "await fetch('http://kira-service/internal/x');",
+      '```',
+    ].join('\n');
     const problems = checkAddresses(doc(body), facts);
     expect(problems.map((problem) => [problem.rule, problem.message])).toEqual([
       ['service-url', 'http://file-service:3004 is hard-coded; read the base URL from configuration (FILE_SERVICE_URL)'],
@@ -236,14 +257,16 @@ describe('permission names', () => {
   });
 
   it('accepts known permissions and strings of other resources', () => {
-    const body = "Needs `files:read` and `kira:chat`; images like `redis:alpine` are not permissions.\n\n```ts\n@Permissions('files:read')\nconst key = 'tenant:settings';\n```";
+    const body =
+      "Needs `files:read` and `kira:chat`; images like `redis:alpine` are not permissions.\n\n```ts\n@Permissions('files:read')\nconst key = 'tenant:settings';\n```";
     expect(checkPermissions(doc(body), facts)).toEqual([]);
   });
 });
 
 describe('owning teams', () => {
   it('reports a team that owns nothing and a service listed under the wrong team', () => {
-    const body = '| `#team-content` | [File Service](../services/file-service.md), [Kira](../services/kira-service.md) |\n\nAsk `#team-data`.';
+    const body =
+      '| `#team-content` | [File Service](../services/file-service.md), [Kira](../services/kira-service.md) |\n\nAsk `#team-data`.';
     const problems = checkOwners(doc(body), facts);
     expect(problems.map((problem) => [problem.rule, problem.line, problem.message])).toEqual([
       ['owner', 7, 'kira-service is owned by #team-ai in src/data/platform.ts, not #team-content'],
@@ -263,7 +286,10 @@ describe('owning teams', () => {
 });
 
 describe('links between pages', () => {
-  const target = doc('## Request lifecycle\n\n### `AuthGuard` and [guards](#my-id)\n\n## Custom {#my-id}\n\n## Request lifecycle', 'internal-developers/services/api-gateway.md');
+  const target = doc(
+    '## Request lifecycle\n\n### `AuthGuard` and [guards](#my-id)\n\n## Custom {#my-id}\n\n## Request lifecycle',
+    'internal-developers/services/api-gateway.md',
+  );
 
   it('makes heading ids as Docusaurus does', () => {
     expect([...headingIds(target.source)]).toEqual(['request-lifecycle', 'authguard-and-guards', 'my-id', 'request-lifecycle-1']);
@@ -278,7 +304,10 @@ describe('links between pages', () => {
   });
 
   it('reports a link to a missing page and to a missing heading, with the line', () => {
-    const from = doc('See [a](../services/gateway.md) and [b](../services/api-gateway.md#session-lifecycle) and [c](#nothing-here).', 'internal-developers/development/x.md');
+    const from = doc(
+      'See [a](../services/gateway.md) and [b](../services/api-gateway.md#session-lifecycle) and [c](#nothing-here).',
+      'internal-developers/development/x.md',
+    );
     expect(checkLinks([target, from]).map((problem) => [problem.rule, problem.line, problem.message])).toEqual([
       ['link', 7, '../services/gateway.md: no page docs/internal-developers/services/gateway.md'],
       ['link', 7, expect.stringContaining('has no heading with the id "session-lifecycle"')],
@@ -290,7 +319,9 @@ describe('links between pages', () => {
 describe('fact components', () => {
   it('reports a single-home table rendered elsewhere and a summary box on the wrong page', () => {
     const body = '<PortsTable />\n\n<ServiceSummary id="kira-service" />';
-    expect(checkComponents(doc(body, 'internal-developers/services/vera-service.md'), facts).map((problem) => [problem.rule, problem.line])).toEqual([
+    expect(
+      checkComponents(doc(body, 'internal-developers/services/vera-service.md'), facts).map((problem) => [problem.rule, problem.line]),
+    ).toEqual([
       ['single-home', 7],
       ['summary-id', 9],
     ]);
@@ -298,31 +329,64 @@ describe('fact components', () => {
 
   it('reports a component that names an id platform.ts does not have', () => {
     const body = 'Port <Port service="kira" /> of <Service id="file-service" />.\n\n<LibrarySummary id="logging" />';
-    expect(checkComponents(doc(body, 'internal-developers/shared-libraries/logging.md'), facts).map((problem) => [problem.rule, problem.message])).toEqual([
+    expect(
+      checkComponents(doc(body, 'internal-developers/shared-libraries/logging.md'), facts).map((problem) => [
+        problem.rule,
+        problem.message,
+      ]),
+    ).toEqual([
       ['component-id', '<Port> names "kira", which is not in src/data/platform.ts (the build would fail)'],
       ['component-id', expect.stringContaining('<LibrarySummary> names "logging"')],
     ]);
   });
 
   it('accepts the tables on their home pages, summaries on their own pages and tags quoted in inline code', () => {
-    expect(checkComponents(doc('<PortsTable />\n\n<EnvVarTable shared />', 'internal-developers/getting-started/introduction.md'))).toEqual([]);
-    expect(checkComponents(doc('<ServiceSummary id="kira-service" />\n\n<EnvVarTable service="kira-service" />', 'internal-developers/services/kira-service.md'))).toEqual([]);
-    expect(checkComponents(doc('<LibrarySummary id="guards" />\n\nThe `<PortsTable />` lives in the introduction.', 'internal-developers/shared-libraries/guards.md'))).toEqual([]);
+    expect(checkComponents(doc('<PortsTable />\n\n<EnvVarTable shared />', 'internal-developers/getting-started/introduction.md'))).toEqual(
+      [],
+    );
+    expect(
+      checkComponents(
+        doc(
+          '<ServiceSummary id="kira-service" />\n\n<EnvVarTable service="kira-service" />',
+          'internal-developers/services/kira-service.md',
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      checkComponents(
+        doc(
+          '<LibrarySummary id="guards" />\n\nThe `<PortsTable />` lives in the introduction.',
+          'internal-developers/shared-libraries/guards.md',
+        ),
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('sidebar and platform data (c)', () => {
-  const ids = ['internal-developers/services/api-gateway', 'internal-developers/services/file-service', 'internal-developers/services/kira-service', 'internal-developers/shared-libraries/guards'];
+  const ids = [
+    'internal-developers/services/api-gateway',
+    'internal-developers/services/file-service',
+    'internal-developers/services/kira-service',
+    'internal-developers/shared-libraries/guards',
+  ];
 
   it('accepts a sidebar with exactly the services and libraries of platform.ts', () => {
     expect(checkSidebar([...ids, 'internal-developers/getting-started/introduction'], facts)).toEqual([]);
   });
 
   it('reports a service without a sidebar page and a sidebar page that platform.ts does not know', () => {
-    const problems = checkSidebar([...ids.filter((id) => !id.endsWith('kira-service')), 'internal-developers/shared-libraries/logging'], facts);
+    const problems = checkSidebar(
+      [...ids.filter((id) => !id.endsWith('kira-service')), 'internal-developers/shared-libraries/logging'],
+      facts,
+    );
     expect(problems).toEqual([
       expect.objectContaining({file: '../sidebars.ts', rule: 'sidebar', message: expect.stringContaining('"kira-service"')}),
-      expect.objectContaining({file: '../src/data/platform.ts', rule: 'sidebar', message: expect.stringContaining('shared-libraries/logging')}),
+      expect.objectContaining({
+        file: '../src/data/platform.ts',
+        rule: 'sidebar',
+        message: expect.stringContaining('shared-libraries/logging'),
+      }),
     ]);
   });
 
@@ -364,15 +428,31 @@ describe('repeated prose budget (e)', () => {
   });
 
   it('counts shingles shared by two or more pages, once each, and per page', () => {
-    const repeated = repeatedProse([doc(sentence, 'a.md'), doc(`Also: ${sentence}.`, 'b.md'), doc('Nothing in common with the others at all, really, none.', 'c.md')]);
+    const repeated = repeatedProse([
+      doc(sentence, 'a.md'),
+      doc(`Also: ${sentence}.`, 'b.md'),
+      doc('Nothing in common with the others at all, really, none.', 'c.md'),
+    ]);
     expect(repeated.count).toBe(7);
     expect(Object.fromEntries(repeated.byPage)).toEqual({'a.md': 7, 'b.md': 7});
   });
 
   it('fails above 80 % of the baseline and names the pages that share most', () => {
     expect(repetitionLimit(100, 0.8)).toBe(80);
-    const over = checkRepetitionBudget({count: 81, byPage: new Map([['a.md', 50], ['b.md', 31]])}, 100, 0.8);
-    expect(over).toEqual([expect.objectContaining({rule: 'repeated-prose', message: expect.stringContaining('most shared: a.md 50, b.md 31')})]);
+    const over = checkRepetitionBudget(
+      {
+        count: 81,
+        byPage: new Map([
+          ['a.md', 50],
+          ['b.md', 31],
+        ]),
+      },
+      100,
+      0.8,
+    );
+    expect(over).toEqual([
+      expect.objectContaining({rule: 'repeated-prose', message: expect.stringContaining('most shared: a.md 50, b.md 31')}),
+    ]);
     expect(checkRepetitionBudget({count: 80, byPage: new Map()}, 100, 0.8)).toEqual([]);
     expect(REPEATED_SHINGLES_BASELINE).toBeGreaterThan(0);
   });
@@ -382,7 +462,11 @@ describe('repeated prose budget (e)', () => {
       page('internal-developers/development/a.md', `${goodBody('e')}\n\nIn short: ${sentence}.`),
       page('internal-developers/development/b.md', `${goodBody('f')}\n\nRun \`make deploy\`; ${sentence}.`),
     ];
-    const docIds = ['internal-developers/services/api-gateway', 'internal-developers/services/file-service', 'internal-developers/shared-libraries/guards'];
+    const docIds = [
+      'internal-developers/services/api-gateway',
+      'internal-developers/services/file-service',
+      'internal-developers/shared-libraries/guards',
+    ];
     const {problems, repeated} = lintAll(pages, docIds, facts);
     // goodBody links ../services/api-gateway.md, which is not among these pages.
     expect(rules(problems).sort()).toEqual(['link', 'link', 'make-target', 'sidebar']);

@@ -109,20 +109,36 @@ describe('authenticate', () => {
     expect(body.user.email).toBe('ada.admin@acme.test');
 
     const jwks = (await (await fetch(`${provider.url}/sso/jwks/client_local`)).json()) as Parameters<typeof createLocalJWKSet>[0];
-    const {payload} = await jwtVerify(body.access_token, createLocalJWKSet(jwks), {issuer: `${provider.url}/user_management/client_local`, audience: 'client_local'});
-    expect(payload).toMatchObject({org_id: 'org_acme_platform', role: 'admin', roles: ['admin', 'member'], feature_flags: ['beta-docs', 'new-search']});
+    const {payload} = await jwtVerify(body.access_token, createLocalJWKSet(jwks), {
+      issuer: `${provider.url}/user_management/client_local`,
+      audience: 'client_local',
+    });
+    expect(payload).toMatchObject({
+      org_id: 'org_acme_platform',
+      role: 'admin',
+      roles: ['admin', 'member'],
+      feature_flags: ['beta-docs', 'new-search'],
+    });
     expect(typeof payload.sid).toBe('string');
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(300);
 
     const reused = await authenticate({client_id: 'client_local', grant_type: 'authorization_code', code, code_verifier: verifier});
     expect(reused.status).toBe(400);
-    expect(await reused.json()).toEqual({error: 'invalid_grant', error_description: 'The authorization code is invalid, expired or already used.'});
+    expect(await reused.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The authorization code is invalid, expired or already used.',
+    });
   });
 
   it('rejects a code with the wrong PKCE verifier', async () => {
     const {challenge} = pkce();
     const {code} = await codeFor('user_developer', challenge);
-    const response = await authenticate({client_id: 'client_local', grant_type: 'authorization_code', code, code_verifier: pkce().verifier});
+    const response = await authenticate({
+      client_id: 'client_local',
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: pkce().verifier,
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as {error_description: string}).error_description).toMatch(/PKCE verification failed/);
   });
@@ -130,9 +146,16 @@ describe('authenticate', () => {
   it('rotates refresh tokens, switches organisation on request and rejects unknown tokens', async () => {
     const {verifier, challenge} = pkce();
     const {code} = await codeFor('user_admin', challenge);
-    const first = (await (await authenticate({client_id: 'client_local', grant_type: 'authorization_code', code, code_verifier: verifier})).json()) as {refresh_token: string};
+    const first = (await (
+      await authenticate({client_id: 'client_local', grant_type: 'authorization_code', code, code_verifier: verifier})
+    ).json()) as {refresh_token: string};
 
-    const switched = await authenticate({client_id: 'client_local', grant_type: 'refresh_token', refresh_token: first.refresh_token, organization_id: 'org_acme_labs'});
+    const switched = await authenticate({
+      client_id: 'client_local',
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      organization_id: 'org_acme_labs',
+    });
     expect(switched.status).toBe(200);
     const second = (await switched.json()) as {refresh_token: string; organization_id: string};
     expect(second.organization_id).toBe('org_acme_labs');
@@ -158,11 +181,17 @@ describe('authenticate', () => {
 
 describe('logout', () => {
   it('redirects only to an allowed return_to', async () => {
-    const allowed = await fetch(`${provider.url}/user_management/sessions/logout?session_id=x&return_to=${encodeURIComponent(`${SITE}/docs/`)}`, {redirect: 'manual'});
+    const allowed = await fetch(
+      `${provider.url}/user_management/sessions/logout?session_id=x&return_to=${encodeURIComponent(`${SITE}/docs/`)}`,
+      {redirect: 'manual'},
+    );
     expect(allowed.status).toBe(302);
     expect(allowed.headers.get('location')).toBe(`${SITE}/docs/`);
 
-    const foreign = await fetch(`${provider.url}/user_management/sessions/logout?session_id=x&return_to=${encodeURIComponent('https://evil.example/')}`, {redirect: 'manual'});
+    const foreign = await fetch(
+      `${provider.url}/user_management/sessions/logout?session_id=x&return_to=${encodeURIComponent('https://evil.example/')}`,
+      {redirect: 'manual'},
+    );
     expect(foreign.status).toBe(400);
     expect(foreign.headers.get('location')).toBeNull();
   });
@@ -170,7 +199,9 @@ describe('logout', () => {
   it('ends the session: its refresh token stops working', async () => {
     const {verifier, challenge} = pkce();
     const {code} = await codeFor('user_developer', challenge);
-    const session = (await (await authenticate({client_id: 'client_local', grant_type: 'authorization_code', code, code_verifier: verifier})).json()) as {access_token: string; refresh_token: string};
+    const session = (await (
+      await authenticate({client_id: 'client_local', grant_type: 'authorization_code', code, code_verifier: verifier})
+    ).json()) as {access_token: string; refresh_token: string};
     const sid = JSON.parse(Buffer.from(session.access_token.split('.')[1] ?? '', 'base64url').toString()).sid as string;
 
     await fetch(`${provider.url}/user_management/sessions/logout?session_id=${sid}`);
@@ -183,7 +214,11 @@ describe('test controls (/__local/*)', () => {
   const fault = JSON.stringify({status: 500, body: '<script>alert(document.domain)</script>', contentType: 'text/html', count: 1});
 
   it('do not exist on the provider that npm start and npm run serve run', async () => {
-    const response = await fetch(`${provider.url}/__local/fault`, {method: 'POST', headers: {'Content-Type': 'application/json', [TEST_CONTROL_HEADER]: '1'}, body: fault});
+    const response = await fetch(`${provider.url}/__local/fault`, {
+      method: 'POST',
+      headers: {'Content-Type': 'application/json', [TEST_CONTROL_HEADER]: '1'},
+      body: fault,
+    });
     expect(response.status).toBe(404);
     expect((await fetch(`${provider.url}/__local/stats`, {headers: {[TEST_CONTROL_HEADER]: '1'}})).status).toBe(404);
   });
@@ -196,22 +231,42 @@ describe('test controls (/__local/*)', () => {
     afterAll(() => testProvider.close());
 
     it('refuse what a web page could send without a preflight: no custom header, or text/plain', async () => {
-      const simple = await fetch(`${testProvider.url}/__local/fault`, {method: 'POST', headers: {'Content-Type': 'text/plain', Origin: 'https://evil.example'}, body: fault});
+      const simple = await fetch(`${testProvider.url}/__local/fault`, {
+        method: 'POST',
+        headers: {'Content-Type': 'text/plain', Origin: 'https://evil.example'},
+        body: fault,
+      });
       expect(simple.status).toBe(403);
-      const plain = await fetch(`${testProvider.url}/__local/fault`, {method: 'POST', headers: {'Content-Type': 'text/plain', [TEST_CONTROL_HEADER]: '1'}, body: fault});
+      const plain = await fetch(`${testProvider.url}/__local/fault`, {
+        method: 'POST',
+        headers: {'Content-Type': 'text/plain', [TEST_CONTROL_HEADER]: '1'},
+        body: fault,
+      });
       expect(plain.status).toBe(415);
       const preflight = await fetch(`${testProvider.url}/__local/fault`, {
         method: 'OPTIONS',
-        headers: {Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': TEST_CONTROL_HEADER},
+        headers: {
+          Origin: 'https://evil.example',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': TEST_CONTROL_HEADER,
+        },
       });
       expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
       expect((await fetch(`${testProvider.url}/__local/stats`)).status).toBe(403);
     });
 
     it('replay an injected body with a CSP that runs nothing, and nosniff', async () => {
-      const injected = await fetch(`${testProvider.url}/__local/fault`, {method: 'POST', headers: {'Content-Type': 'application/json', [TEST_CONTROL_HEADER]: '1'}, body: fault});
+      const injected = await fetch(`${testProvider.url}/__local/fault`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json', [TEST_CONTROL_HEADER]: '1'},
+        body: fault,
+      });
       expect(injected.status).toBe(200);
-      const response = await fetch(`${testProvider.url}/user_management/authenticate`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{}'});
+      const response = await fetch(`${testProvider.url}/user_management/authenticate`, {
+        method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: '{}',
+      });
       expect(response.status).toBe(500);
       expect(await response.text()).toContain('<script>');
       expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'; sandbox/);

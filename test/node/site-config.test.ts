@@ -10,8 +10,31 @@ const SPEC_DOCS: Record<string, string[]> = {
   deployment: ['deployment-guide', 'terraform-overview'],
   development: ['adding-api-integrations', 'adding-new-service', 'development-guidelines', 'make-commands-reference', 'makefile-commands'],
   'getting-started': ['introduction'],
-  services: ['admin-service', 'api-gateway', 'auth-service', 'cleverscreen-service', 'file-service', 'kira-service', 'template-service', 'tenant-service', 'vera-service'],
-  'shared-libraries': ['constants', 'database', 'decorators', 'filters', 'guards', 'interfaces', 'middleware', 'migrations', 'pipes', 'types', 'utils', 'validators'],
+  services: [
+    'admin-service',
+    'api-gateway',
+    'auth-service',
+    'cleverscreen-service',
+    'file-service',
+    'kira-service',
+    'template-service',
+    'tenant-service',
+    'vera-service',
+  ],
+  'shared-libraries': [
+    'constants',
+    'database',
+    'decorators',
+    'filters',
+    'guards',
+    'interfaces',
+    'middleware',
+    'migrations',
+    'pipes',
+    'types',
+    'utils',
+    'validators',
+  ],
 };
 
 const themeConfig = config.themeConfig;

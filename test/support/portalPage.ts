@@ -72,7 +72,8 @@ export function loadPage(url: string, settings: AuthSettings | undefined = testS
   const React = require('react') as typeof import('react');
   const rtl = require('@testing-library/react/pure') as typeof import('@testing-library/react');
   const PortalAuthProvider = (require('../../src/auth/PortalAuthProvider') as typeof import('../../src/auth/PortalAuthProvider')).default;
-  const AuthNavbarItem = (require('../../src/auth/components/AuthNavbarItem') as typeof import('../../src/auth/components/AuthNavbarItem')).default;
+  const AuthNavbarItem = (require('../../src/auth/components/AuthNavbarItem') as typeof import('../../src/auth/components/AuthNavbarItem'))
+    .default;
   const AuthNotices = (require('../../src/auth/components/AuthNotices') as typeof import('../../src/auth/components/AuthNotices')).default;
   const usePortalAuth = (require('../../src/auth/usePortalAuth') as typeof import('../../src/auth/usePortalAuth')).default;
   /* eslint-enable @typescript-eslint/no-require-imports */

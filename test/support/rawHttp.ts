@@ -19,7 +19,9 @@ export function rawGet(origin: string, target: string, headers: Record<string, s
     const request = http.request({host: hostname, port, path: target, method: 'GET', headers, agent: false}, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8')}));
+      response.on('end', () =>
+        resolve({status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8')}),
+      );
       response.on('error', reject);
     });
     request.on('error', reject);

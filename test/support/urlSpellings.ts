@@ -44,7 +44,11 @@ export function spellingsOf(path: string): Spelling[] {
     {name: '/index.html', url: `${path}/index.html`, expect: isPage ? 'same' : 'refused'},
     {name: '.html', url: `${path}.html`, expect: isPage ? 'same' : 'either'},
     {name: 'upper case', url: path.toUpperCase(), expect: 'refused'},
-    {name: 'one upper-case letter in the last segment', url: `${head}/${last.replace(/[a-z]/, (letter) => letter.toUpperCase())}`, expect: 'refused'},
+    {
+      name: 'one upper-case letter in the last segment',
+      url: `${head}/${last.replace(/[a-z]/, (letter) => letter.toUpperCase())}`,
+      expect: 'refused',
+    },
     {name: 'upper-case .HTML', url: `${path}.HTML`, expect: 'refused'},
     {name: 'encoded slash', url: `/${first}%2F${rest.slice(1)}`, expect: 'refused'},
     {name: 'encoded slash, lower case', url: `/${first}%2f${rest.slice(1)}`, expect: 'refused'},

@@ -37,7 +37,10 @@ describe('return-to guard (open redirects)', () => {
 
   it.each([
     ['/docs/', '/docs/'],
-    ['/docs/internal-developers/services/api-gateway?tab=linux#rate-limiting', '/docs/internal-developers/services/api-gateway?tab=linux#rate-limiting'],
+    [
+      '/docs/internal-developers/services/api-gateway?tab=linux#rate-limiting',
+      '/docs/internal-developers/services/api-gateway?tab=linux#rate-limiting',
+    ],
     ['/', '/'],
   ])('accepts the same-origin path %p', (value, expected) => {
     expect(safeReturnTo(value, ORIGIN)).toBe(expected);
@@ -58,7 +61,18 @@ describe('adapters', () => {
     created_at: '2025-01-01T00:00:00.000Z',
     updated_at: '2025-06-01T10:00:00.000Z',
   };
-  const payload = Buffer.from(JSON.stringify({exp: 2000, iat: 1700, sid: 'session_1', org_id: 'org_1', role: 'admin', roles: ['admin'], permissions: ['docs:write'], feature_flags: ['beta']})).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify({
+      exp: 2000,
+      iat: 1700,
+      sid: 'session_1',
+      org_id: 'org_1',
+      role: 'admin',
+      roles: ['admin'],
+      permissions: ['docs:write'],
+      feature_flags: ['beta'],
+    }),
+  ).toString('base64url');
   const token = `eyJhbGciOiJSUzI1NiJ9.${payload}.c2lnbmF0dXJl`;
 
   it('maps the provider user to the spec User', () => {
@@ -86,16 +100,33 @@ describe('adapters', () => {
       impersonator: {email: 'support@acme.test', reason: 'ticket 1'},
       authentication_method: 'Password',
     });
-    expect(response).toMatchObject({organizationId: 'org_1', accessToken: token, refreshToken: 'refresh', impersonator: {email: 'support@acme.test', reason: 'ticket 1'}});
+    expect(response).toMatchObject({
+      organizationId: 'org_1',
+      accessToken: token,
+      refreshToken: 'refresh',
+      impersonator: {email: 'support@acme.test', reason: 'ticket 1'},
+    });
     expect(response.extra).toEqual({authentication_method: 'Password'});
   });
 
-  it.each([[null], ['<html>'], [{user: {id: 'x'}, access_token: token}], [{user: rawUser}]])('rejects a garbage response %p with a clear error', (garbage) => {
-    expect(() => toAuthResponse(garbage)).toThrow(ProviderResponseError);
-  });
+  it.each([[null], ['<html>'], [{user: {id: 'x'}, access_token: token}], [{user: rawUser}]])(
+    'rejects a garbage response %p with a clear error',
+    (garbage) => {
+      expect(() => toAuthResponse(garbage)).toThrow(ProviderResponseError);
+    },
+  );
 
   it('reads the claims the portal uses', () => {
-    expect(readAccessTokenClaims(token)).toEqual({exp: 2000, iat: 1700, sid: 'session_1', org_id: 'org_1', role: 'admin', roles: ['admin'], permissions: ['docs:write'], feature_flags: ['beta']});
+    expect(readAccessTokenClaims(token)).toEqual({
+      exp: 2000,
+      iat: 1700,
+      sid: 'session_1',
+      org_id: 'org_1',
+      role: 'admin',
+      roles: ['admin'],
+      permissions: ['docs:write'],
+      feature_flags: ['beta'],
+    });
   });
 
   it.each(['not-a-jwt', 'a.b', 'a.b.c.d'])('rejects a token that is not three parts (%p) with "Invalid JWT format"', (malformed) => {

@@ -24,11 +24,11 @@ const ADA: User = {
   updatedAt: '2025-01-01T00:00:00.000Z',
 };
 
-
 const LOADING = authValue({isLoading: true});
 const SIGNED_OUT = authValue();
 const UNAVAILABLE = authValue({available: false});
-const signedIn = (overrides: Partial<PortalAuthValue> = {}) => authValue({user: ADA, organizationId: 'org_1', role: 'member', roles: ['member'], ...overrides});
+const signedIn = (overrides: Partial<PortalAuthValue> = {}) =>
+  authValue({user: ADA, organizationId: 'org_1', role: 'member', roles: ['member'], ...overrides});
 
 function renderWith(value: PortalAuthValue, ui: ReactNode) {
   return render(<PortalAuthContext.Provider value={value}>{ui}</PortalAuthContext.Provider>);
@@ -101,25 +101,67 @@ describe('IfRole', () => {
   });
 
   it('renders the fallback when the user has none of the roles, and nothing by default', () => {
-    expect(textWith(signedIn(), <IfRole role={['admin', 'owner']} fallback="Ask an admin">yes</IfRole>)).toBe('Ask an admin');
+    expect(
+      textWith(
+        signedIn(),
+        <IfRole role={['admin', 'owner']} fallback="Ask an admin">
+          yes
+        </IfRole>,
+      ),
+    ).toBe('Ask an admin');
     expect(renderWith(signedIn(), <IfRole role="admin">yes</IfRole>).container).toBeEmptyDOMElement();
   });
 
   it('needs every permission', () => {
     const user = signedIn({permissions: ['services:read', 'services:deploy']});
     expect(textWith(user, <IfRole permission={['services:read', 'services:deploy']}>deploy</IfRole>)).toBe('deploy');
-    expect(textWith(user, <IfRole permission={['services:deploy', 'billing:read']} fallback="no">deploy</IfRole>)).toBe('no');
+    expect(
+      textWith(
+        user,
+        <IfRole permission={['services:deploy', 'billing:read']} fallback="no">
+          deploy
+        </IfRole>,
+      ),
+    ).toBe('no');
   });
 
   it('needs both the role and the permissions when given both', () => {
     const user = signedIn({role: 'admin', roles: ['admin'], permissions: ['services:read']});
-    expect(textWith(user, <IfRole role="admin" permission="services:read">both</IfRole>)).toBe('both');
-    expect(textWith(user, <IfRole role="admin" permission="services:deploy" fallback="no">both</IfRole>)).toBe('no');
-    expect(textWith(user, <IfRole role="owner" permission="services:read" fallback="no">both</IfRole>)).toBe('no');
+    expect(
+      textWith(
+        user,
+        <IfRole role="admin" permission="services:read">
+          both
+        </IfRole>,
+      ),
+    ).toBe('both');
+    expect(
+      textWith(
+        user,
+        <IfRole role="admin" permission="services:deploy" fallback="no">
+          both
+        </IfRole>,
+      ),
+    ).toBe('no');
+    expect(
+      textWith(
+        user,
+        <IfRole role="owner" permission="services:read" fallback="no">
+          both
+        </IfRole>,
+      ),
+    ).toBe('no');
   });
 
   it('renders the fallback when signed out', () => {
-    expect(textWith(SIGNED_OUT, <IfRole role="member" fallback="Sign in first">yes</IfRole>)).toBe('Sign in first');
+    expect(
+      textWith(
+        SIGNED_OUT,
+        <IfRole role="member" fallback="Sign in first">
+          yes
+        </IfRole>,
+      ),
+    ).toBe('Sign in first');
   });
 
   it('renders nothing and logs once, without throwing, when neither role nor permission is given', () => {
@@ -148,7 +190,9 @@ describe('UserField', () => {
     const onlyFirst = signedIn({user: {...ADA, lastName: null}});
     expect(textWith(onlyFirst, <UserField name="fullName" />)).toBe('Ada');
     expect(textWith(onlyFirst, <UserField name="lastName" fallback="(no last name)" />)).toBe('(no last name)');
-    expect(textWith(signedIn({user: {...ADA, firstName: null, lastName: null}}), <UserField name="fullName" fallback="colleague" />)).toBe('colleague');
+    expect(textWith(signedIn({user: {...ADA, firstName: null, lastName: null}}), <UserField name="fullName" fallback="colleague" />)).toBe(
+      'colleague',
+    );
   });
 
   it('renders the fallback, or nothing, when signed out', () => {

@@ -8,7 +8,6 @@ import {authValue} from '../support/authValue';
 import RestrictedPage from '../../src/auth/access/RestrictedPage';
 import {setDocFrontMatter} from '../support/docusaurus/docsClient';
 
-
 const DEVON = {
   object: 'user' as const,
   id: 'user_developer',

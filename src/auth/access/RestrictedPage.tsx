@@ -27,7 +27,11 @@ function useRestrictedMessage(): {title: string; body: string; action: 'sign-in'
   }
   if (!auth.user) {
     if (!auth.available) {
-      return {title: 'Sign in to read this page', body: 'Sign-in is not available on this site, so this page cannot be shown here.', action: null};
+      return {
+        title: 'Sign in to read this page',
+        body: 'Sign-in is not available on this site, so this page cannot be shown here.',
+        action: null,
+      };
     }
     return {title: 'Sign in to read this page', body: 'This page is for signed-in members of the organisation.', action: 'sign-in'};
   }
@@ -36,7 +40,11 @@ function useRestrictedMessage(): {title: string; body: string; action: 'sign-in'
     permissions: auth.permissions,
   });
   if (missing) {
-    return {title: missing.replace(/ to read this page\.$/, ''), body: 'Ask your team lead or #team-identity if you need it.', action: null};
+    return {
+      title: missing.replace(/ to read this page\.$/, ''),
+      body: 'Ask your team lead or #team-identity if you need it.',
+      action: null,
+    };
   }
   if (gatePresent()) {
     return {title: 'Opening the page for members…', body: 'You are signed in; the members’ version of this page is loading.', action: null};

@@ -13,10 +13,7 @@
  * three can never disagree. No imports: it runs in all three places.
  */
 
-export type AccessRule =
-  | {kind: 'public'}
-  | {kind: 'signed-in'}
-  | {kind: 'roles'; roles: string[]; permissions: string[]};
+export type AccessRule = {kind: 'public'} | {kind: 'signed-in'} | {kind: 'roles'; roles: string[]; permissions: string[]};
 
 /** What the reader holds: from the verified access token on the server, from the SDK in the browser. */
 export interface Principal {

@@ -144,10 +144,15 @@ export default function AuthNavbarItem({mobile = false, className}: {mobile?: bo
     content = <UserMenu mobile={mobile} />;
   } else {
     content = (
-      <button type="button" className={clsx('button button--sm button--outline button--primary', styles.signIn)} onClick={() => void auth.signIn()}>
+      <button
+        type="button"
+        className={clsx('button button--sm button--outline button--primary', styles.signIn)}
+        onClick={() => void auth.signIn()}>
         Sign in
       </button>
     );
   }
-  return <Wrapper className={clsx(mobile ? ['menu__list-item', styles.mobileItem] : 'navbar__item', styles.item, className)}>{content}</Wrapper>;
+  return (
+    <Wrapper className={clsx(mobile ? ['menu__list-item', styles.mobileItem] : 'navbar__item', styles.item, className)}>{content}</Wrapper>
+  );
 }

@@ -20,7 +20,11 @@ interface NoticeText {
 export function noticeText(notice: AuthNotice): NoticeText {
   switch (notice.kind) {
     case 'exchange-failed':
-      return {tone: 'danger', title: 'Sign-in failed', body: 'The sign-in provider did not accept the sign-in. Please try again; if it keeps failing, ask #team-identity.'};
+      return {
+        tone: 'danger',
+        title: 'Sign-in failed',
+        body: 'The sign-in provider did not accept the sign-in. Please try again; if it keeps failing, ask #team-identity.',
+      };
     case 'forged-callback':
       return {
         tone: 'warning',
@@ -30,11 +34,19 @@ export function noticeText(notice: AuthNotice): NoticeText {
     case 'session-expired':
       return {tone: 'warning', title: 'Your session has ended', body: 'Sign in again to continue where you were.'};
     case 'provider-unreachable':
-      return {tone: 'info', title: 'Sign-in service unreachable', body: 'Your session is kept and will resume automatically when the sign-in service answers again. The documentation stays readable.'};
+      return {
+        tone: 'info',
+        title: 'Sign-in service unreachable',
+        body: 'Your session is kept and will resume automatically when the sign-in service answers again. The documentation stays readable.',
+      };
     case 'sign-in-unavailable':
       return {tone: 'info', title: 'Sign-in unavailable', body: notice.reason};
     case 'sign-in-failed':
-      return {tone: 'danger', title: 'Could not start sign-in', body: 'Your browser could not prepare a secure sign-in. Reload the page and try again.'};
+      return {
+        tone: 'danger',
+        title: 'Could not start sign-in',
+        body: 'Your browser could not prepare a secure sign-in. Reload the page and try again.',
+      };
   }
 }
 
@@ -59,7 +71,10 @@ export default function AuthNotices(): ReactNode {
         </section>
       )}
       {notice && text && (
-        <section className={clsx(styles.notice, styles[text.tone])} role={text.tone === 'info' ? 'status' : 'alert'} aria-label={text.title}>
+        <section
+          className={clsx(styles.notice, styles[text.tone])}
+          role={text.tone === 'info' ? 'status' : 'alert'}
+          aria-label={text.title}>
           <p>
             <strong>{text.title}.</strong> {text.body}
           </p>

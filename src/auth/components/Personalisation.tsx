@@ -47,7 +47,9 @@ function toNames(value: unknown, component: string, prop: string): string[] {
   const list: unknown[] = Array.isArray(value) ? value : [value];
   const names = list.filter((item): item is string => typeof item === 'string' && item.trim() !== '').map((item) => item.trim());
   if (names.length !== list.length) {
-    reportOnce(`<${component} ${prop}=…> expects a name or a list of names, got ${JSON.stringify(value)}; the invalid entries are ignored.`);
+    reportOnce(
+      `<${component} ${prop}=…> expects a name or a list of names, got ${JSON.stringify(value)}; the invalid entries are ignored.`,
+    );
   }
   return names;
 }

@@ -32,7 +32,9 @@ function FactTable({headings, children}: {headings: string[]; children: ReactNod
       <thead>
         <tr>
           {headings.map((heading) => (
-            <th key={heading} scope="col">{heading}</th>
+            <th key={heading} scope="col">
+              {heading}
+            </th>
           ))}
         </tr>
       </thead>
@@ -64,20 +66,30 @@ export function ServiceSummary({id}: {id: ServiceId}): ReactNode {
       <p className={styles.purpose}>{service.purpose}</p>
       <dl className={styles.facts}>
         <dt>Port</dt>
-        <dd><code>{service.port}</code></dd>
+        <dd>
+          <code>{service.port}</code>
+        </dd>
         <dt>Gateway prefix</dt>
-        <dd><code>{service.gatewayPrefix}</code></dd>
+        <dd>
+          <code>{service.gatewayPrefix}</code>
+        </dd>
         <dt>Owner</dt>
-        <dd><code>#team-{service.owner}</code></dd>
+        <dd>
+          <code>#team-{service.owner}</code>
+        </dd>
         <dt>Database</dt>
         <dd>{service.database ? <code>{service.database}</code> : 'none (stateless)'}</dd>
         <dt>Calls</dt>
-        <dd><LinkList ids={service.dependsOn} /></dd>
+        <dd>
+          <LinkList ids={service.dependsOn} />
+        </dd>
         <dt>Called by</dt>
         <dd>
-          {callers.length === 0 && service.gatewayPrefix === '/'
-            ? 'clients on the internet, through the load balancer'
-            : <LinkList ids={callers.map((caller) => caller.id)} />}
+          {callers.length === 0 && service.gatewayPrefix === '/' ? (
+            'clients on the internet, through the load balancer'
+          ) : (
+            <LinkList ids={callers.map((caller) => caller.id)} />
+          )}
         </dd>
       </dl>
     </div>
@@ -102,16 +114,26 @@ export function PortsTable(): ReactNode {
     <FactTable headings={['Container', 'Port', 'Gateway prefix', 'Database']}>
       {SERVICES.map((service) => (
         <tr key={service.id}>
-          <td><ServiceLink id={service.id} /></td>
-          <td><code>{service.port}</code></td>
-          <td><code>{service.gatewayPrefix}</code></td>
+          <td>
+            <ServiceLink id={service.id} />
+          </td>
+          <td>
+            <code>{service.port}</code>
+          </td>
+          <td>
+            <code>{service.gatewayPrefix}</code>
+          </td>
           <td>{service.database ? <code>{service.database}</code> : '—'}</td>
         </tr>
       ))}
       {INFRASTRUCTURE.map((container) => (
         <tr key={container.name}>
-          <td>{container.name} (<code>{container.image}</code>)</td>
-          <td><code>{container.port}</code></td>
+          <td>
+            {container.name} (<code>{container.image}</code>)
+          </td>
+          <td>
+            <code>{container.port}</code>
+          </td>
           <td>—</td>
           <td>—</td>
         </tr>
@@ -130,9 +152,14 @@ function LocalDefault({variable}: {variable: EnvVar}): ReactNode {
 function EnvRows({vars, withMakeDev}: {vars: EnvVar[]; withMakeDev: boolean}): ReactNode {
   return vars.map((variable) => (
     <tr key={variable.name}>
-      <td><code>{variable.name}</code>{variable.secret && ' (secret)'}</td>
+      <td>
+        <code>{variable.name}</code>
+        {variable.secret && ' (secret)'}
+      </td>
       <td>{variable.required ? 'yes' : 'no'}</td>
-      <td><LocalDefault variable={variable} /></td>
+      <td>
+        <LocalDefault variable={variable} />
+      </td>
       {withMakeDev && <td>{variable.makeDevValue ? <code>{variable.makeDevValue}</code> : 'same'}</td>}
       <td>{variable.description}</td>
     </tr>
@@ -162,7 +189,9 @@ export function MakeTargetsTable(): ReactNode {
     <FactTable headings={['Target', 'Variables', 'What it does']}>
       {MAKE_TARGETS.map((target) => (
         <tr key={target.name}>
-          <td><code>make {target.name}</code></td>
+          <td>
+            <code>make {target.name}</code>
+          </td>
           <td>{target.variables ? <code>{target.variables}</code> : '—'}</td>
           <td>{target.description}</td>
         </tr>
@@ -179,9 +208,13 @@ export function LibrarySummary({id}: {id: SharedLibraryId}): ReactNode {
       <p className={styles.purpose}>{library.summary}</p>
       <dl className={styles.facts}>
         <dt>Package</dt>
-        <dd><code>{library.packageName}</code></dd>
+        <dd>
+          <code>{library.packageName}</code>
+        </dd>
         <dt>Source</dt>
-        <dd><code>libs/{library.id}</code></dd>
+        <dd>
+          <code>libs/{library.id}</code>
+        </dd>
       </dl>
     </div>
   );
@@ -193,7 +226,11 @@ export function LibrariesTable(): ReactNode {
     <FactTable headings={['Package', 'Provides']}>
       {SHARED_LIBRARIES.map((library) => (
         <tr key={library.id}>
-          <td><Link to={`${LIBRARIES_DOCS}/${library.id}`}><code>{library.packageName}</code></Link></td>
+          <td>
+            <Link to={`${LIBRARIES_DOCS}/${library.id}`}>
+              <code>{library.packageName}</code>
+            </Link>
+          </td>
           <td>{library.summary}</td>
         </tr>
       ))}
@@ -207,7 +244,9 @@ export function RolesTable(): ReactNode {
     <FactTable headings={['Role', 'Meaning']}>
       {ROLES.map((role) => (
         <tr key={role.name}>
-          <td><code>{role.name}</code></td>
+          <td>
+            <code>{role.name}</code>
+          </td>
           <td>{role.description}</td>
         </tr>
       ))}
@@ -221,7 +260,9 @@ export function PermissionsTable(): ReactNode {
     <FactTable headings={['Permission', 'Allows', 'Granted by default to']}>
       {PERMISSIONS.map((permission) => (
         <tr key={permission.name}>
-          <td><code>{permission.name}</code></td>
+          <td>
+            <code>{permission.name}</code>
+          </td>
           <td>{permission.description}</td>
           <td>
             {permission.roles.map((role, index) => (
@@ -243,8 +284,12 @@ export function EnvironmentsTable(): ReactNode {
     <FactTable headings={['Environment', 'API URL', 'Deployed on']}>
       {ENVIRONMENTS.map((environment) => (
         <tr key={environment.name}>
-          <td><code>{environment.name}</code></td>
-          <td><code>{environment.url}</code></td>
+          <td>
+            <code>{environment.name}</code>
+          </td>
+          <td>
+            <code>{environment.url}</code>
+          </td>
           <td>{environment.deploys}</td>
         </tr>
       ))}

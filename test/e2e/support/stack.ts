@@ -23,7 +23,14 @@ export interface Stack {
   siteUrl: string;
   providerUrl: string;
   /** The next `count` authenticate calls answer with this status and body. */
-  injectFault: (fault: {status?: number; body?: string; contentType?: string; count?: number; delayMs?: number; passThrough?: boolean}) => Promise<void>;
+  injectFault: (fault: {
+    status?: number;
+    body?: string;
+    contentType?: string;
+    count?: number;
+    delayMs?: number;
+    passThrough?: boolean;
+  }) => Promise<void>;
   /** Authenticate calls the provider has seen, and the most at once. */
   providerStats: () => Promise<{authenticateCalls: number; maxInFlight: number}>;
   stop: () => Promise<void>;
@@ -79,7 +86,11 @@ export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} 
         throw new Error(`fault injection failed: ${response.status}`);
       }
     },
-    providerStats: async () => (await (await fetch(`${provider.url}/__local/stats`, {headers: {[TEST_CONTROL_HEADER]: '1'}})).json()) as {authenticateCalls: number; maxInFlight: number},
+    providerStats: async () =>
+      (await (await fetch(`${provider.url}/__local/stats`, {headers: {[TEST_CONTROL_HEADER]: '1'}})).json()) as {
+        authenticateCalls: number;
+        maxInFlight: number;
+      },
     stop: async () => {
       await stopSite();
       await provider.close();

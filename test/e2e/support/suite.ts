@@ -94,7 +94,9 @@ export function browserSuite({server = 'gate', setUpContext, checkContext}: Suit
       // page into the members build: wait for that, so tests act on the page
       // the reader ends up with.
       const session = (server === 'gate' ? page : null)
-        ?.waitForResponse((response) => response.url().endsWith('/_portal/session') && response.request().method() === 'POST', {timeout: 15_000})
+        ?.waitForResponse((response) => response.url().endsWith('/_portal/session') && response.request().method() === 'POST', {
+          timeout: 15_000,
+        })
         .catch(() => null);
       await page.getByRole('button', {name: userName}).click();
       await page.waitForURL(`${siteUrl}/**`);
