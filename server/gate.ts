@@ -15,11 +15,13 @@
  * expiring with the token. Every request is then decided by ./decide.ts on the
  * resolved file. DELETE on the same path ends the session.
  */
+import {createHash} from 'node:crypto';
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {parse as parseCookies, serialize as serializeCookie, type SerializeOptions} from 'cookie';
 import Fastify, {LogController, type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify';
 import {jwtVerify} from 'jose';
+import Negotiator from 'negotiator';
 import {namesRulesUse, principalFromClaims, type Principal} from '../src/auth/access/rules';
 import {GATE_MARKER_COOKIE, SESSION_PATH} from '../src/auth/access/gateSession';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
@@ -91,7 +93,23 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     members: readHeadersFile(path.join(buildDir, 'members', '_headers')),
   };
   const keys = options.jwks instanceof URL ? createKeyStore({url: options.jwks}) : options.jwks;
-  const sessions = createSessionCodec({secrets: options.sessionSecrets, relevant: namesRulesUse(manifest.pages.map((page) => page.rule))});
+  const sessions = createSessionCodec({
+    secrets: options.sessionSecrets,
+    relevant: namesRulesUse(manifest.pages.map((page) => page.rule)),
+    deployment: createHash('sha256')
+      .update(JSON.stringify({issuers: [...options.issuers].sort(), organizationId: options.organizationId, baseUrl}))
+      .digest('base64url'),
+  });
+
+  /** A refusal in fixed words: the site's headers, never cached, never echoing the request. */
+  function fixedAnswer(reply: FastifyReply, status: number, text: string) {
+    return reply
+      .code(status)
+      .headers(securityHeaders.public)
+      .header('Cache-Control', 'no-store')
+      .type('text/plain; charset=utf-8')
+      .send(text);
+  }
 
   const app = Fastify({
     logger: options.logStream
@@ -100,6 +118,9 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     // One line per request, written below, instead of Fastify's two.
     logController: new LogController({disableRequestLogging: true}),
     trustProxy: options.trustProxy ?? false,
+    // A URL Fastify cannot decode: the same fixed answer as any refused path (never the URL echoed back).
+    // (The reply's generic parameters are the server's defaults: the cast only names them.)
+    frameworkErrors: (_error, _request, reply) => fixedAnswer(reply as unknown as FastifyReply, 400, 'Bad request'),
   });
   app.addHook('onClose', async () => keys.close());
   // On shutdown, requests in flight finish; their connections then close
@@ -136,7 +157,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   const buildId = manifest.buildId ?? 'unknown';
   /** Liveness: the process answers, with the build it serves. */
   app.get(`${baseUrl}${HEALTH_PATH}`, async (_request, reply) => {
-    return reply.header('Cache-Control', 'no-store').send({status: 'ok', build: buildId, keys: keys.status()});
+    return reply.header('Cache-Control', 'no-store').send({status: 'ok', build: buildId});
   });
   /** Readiness: sessions can be started, i.e. the provider's signing keys are loaded. */
   app.get(`${baseUrl}${HEALTH_PATH}/ready`, async (_request, reply) => {
@@ -246,7 +267,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   function sendDecision(decision: Decision, request: FastifyRequest, reply: FastifyReply) {
     switch (decision.kind) {
       case 'bad-request':
-        return reply.code(400).type('text/plain; charset=utf-8').send('Bad request');
+        return fixedAnswer(reply, 400, 'Bad request');
       case 'redirect':
         return reply.code(301).header('Cache-Control', 'no-cache').redirect(decision.location, 301);
       case 'forbidden':
@@ -284,11 +305,23 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     if (decision.status === 200 && request.headers['if-none-match'] === file.etag) {
       return reply.code(304).send();
     }
-    if (gzipped && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+    // gzip when the client accepts it (a q=0 refusal is respected); no header means identity.
+    if (gzipped && new Negotiator(request.raw).encodings(['gzip']).includes('gzip')) {
       return reply.code(decision.status).header('Content-Encoding', 'gzip').send(gzipped);
     }
     return reply.code(decision.status).send(file.body);
   }
+
+  // Fastify's own answers (a URL it cannot decode, another method, a body it
+  // cannot parse) echo the request; send a fixed text with the site's headers.
+  app.setNotFoundHandler((_request, reply) => fixedAnswer(reply, 404, 'Not found'));
+  app.setErrorHandler((error: {statusCode?: number}, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) {
+      request.log.error({err: error}, 'request failed');
+    }
+    return fixedAnswer(reply, status, status === 500 ? 'Internal server error' : 'Bad request');
+  });
 
   app.route({
     method: ['GET', 'HEAD'],

@@ -40,9 +40,16 @@ const VERIFIED_CACHE_SIZE = 10_000;
 export function createSessionCodec({
   secrets,
   relevant,
+  deployment,
 }: {
   secrets: Uint8Array[];
   relevant: {roles: Set<string>; permissions: Set<string>};
+  /**
+   * Names who issued the session (accepted issuers, organisation, base URL):
+   * a cookie from another deployment that happens to share the secret, such
+   * as staging, is refused.
+   */
+  deployment: string;
 }): SessionCodec {
   if (secrets.length === 0 || secrets.some((secret) => secret.length < MIN_SECRET_BYTES)) {
     throw new Error(`session secrets must be at least ${MIN_SECRET_BYTES} bytes`);
@@ -84,6 +91,7 @@ export function createSessionCodec({
       const value = await new SignJWT({sid: full.providerSessionId, roles: full.principal.roles, permissions: full.principal.permissions})
         .setProtectedHeader({alg: 'HS256'})
         .setIssuer(ISSUER)
+        .setAudience(deployment)
         .setJti(full.id)
         .setIssuedAt()
         .setExpirationTime(full.expiresAt)
@@ -106,7 +114,12 @@ export function createSessionCodec({
       }
       for (const secret of secrets) {
         try {
-          const {payload} = await jwtVerify(value, secret, {algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['jti', 'exp', 'sid']});
+          const {payload} = await jwtVerify(value, secret, {
+            algorithms: ['HS256'],
+            issuer: ISSUER,
+            audience: deployment,
+            requiredClaims: ['jti', 'exp', 'sid'],
+          });
           const list = (claim: unknown) => (Array.isArray(claim) ? claim.filter((item): item is string => typeof item === 'string') : []);
           const id = String(payload.jti);
           if (revoked.has(id)) {

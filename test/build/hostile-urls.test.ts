@@ -150,6 +150,14 @@ describe('redirect probes', () => {
     }
   });
 
+  it("never serves the build's files for servers", async () => {
+    for (const origin of [gateOrigin, nginx.url]) {
+      for (const file of ['/_headers', '/_nginx/security-headers.conf', '/access-manifest.json']) {
+        expect((await rawGet(origin, file)).status).toBe(404);
+      }
+    }
+  });
+
   it('still redirects the clean-URL spellings a reader uses', async () => {
     for (const origin of [gateOrigin, nginx.url]) {
       expect((await rawGet(origin, '/docs/internal-developers/getting-started/introduction.html')).headers.location).toBe(

@@ -13,7 +13,7 @@ import type {FastifyInstance} from 'fastify';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
 import {createGate, SESSION_COOKIE, type GateOptions} from '../../server/gate';
 import {createKeyStore, type KeyStore} from '../../server/keys';
-import {rawGet, rawGetFollowing} from '../support/rawHttp';
+import {rawGet, rawGetFollowing, rawRequest} from '../support/rawHttp';
 import {isSameOriginPath, spellingsOf} from '../support/urlSpellings';
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
@@ -387,7 +387,47 @@ describe('gate server', () => {
     expect(zipped.rawPayload.length).toBeLessThan(1000);
     const again = await server.inject({url: '/docs/big', headers: {'if-none-match': String(zipped.headers.etag)}});
     expect(again.statusCode).toBe(304);
+    for (const refusal of ['gzip;q=0', 'br', '']) {
+      const plain = await server.inject({url: '/docs/big', headers: {'accept-encoding': refusal}});
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toContain('words words');
+    }
     await server.close();
+  });
+
+  it("refuses a session cookie issued by another deployment that shares the secret (staging's cookie on production)", async () => {
+    const secret = randomBytes(32);
+    const staging = await gateWith({sessionSecrets: [secret], organizationId: 'org_staging'});
+    const production = await gateWith({sessionSecrets: [secret]});
+    const cookie = await sessionCookie(staging, await token({org_id: 'org_staging', role: 'admin', roles: ['admin']}));
+    expect((await staging.inject({url: '/docs/admin', headers: {cookie}})).body).toContain(ADMIN_TEXT);
+    expect((await production.inject({url: '/docs/admin', headers: {cookie}})).body).not.toContain(ADMIN_TEXT);
+    await staging.close();
+    await production.close();
+  });
+
+  it("answers what Fastify itself refuses with a fixed text, the site's headers and no-store, never echoing the request", async () => {
+    for (const [method, target, status] of [
+      ['GET', '/docs/x%C0%A5<script>', 400],
+      ['OPTIONS', '/anything<script>', 404],
+      ['POST', '/anything<script>', 404],
+    ] as const) {
+      const response = await rawRequest(origin, method, target);
+      expect(response.status).toBe(status);
+      expect(response.body).not.toContain('script');
+      expect(response.body).not.toContain('anything');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+    }
+    const badJson = await gate.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {'content-type': 'application/json'},
+      payload: '{"accessToken": <script>',
+    });
+    expect(badJson.statusCode).toBe(400);
+    expect(badJson.body).not.toContain('script');
+    expect(badJson.headers['cache-control']).toBe('no-store');
   });
 });
 
@@ -447,9 +487,9 @@ describe('gate server: the key endpoint', () => {
     expect(response.statusCode).toBe(503);
     expect(response.headers['set-cookie']).toBeUndefined();
     // Alive, but not ready: a load balancer keeps traffic away until keys load.
-    expect((await server.inject({url: '/_portal/health'})).json()).toMatchObject({
+    expect((await server.inject({url: '/_portal/health'})).json()).toEqual({
       status: 'ok',
-      keys: {ready: false, consecutiveFailures: 1},
+      build: 'unknown',
     });
     const ready = await server.inject({url: '/_portal/health/ready'});
     expect(ready.statusCode).toBe(503);

@@ -14,9 +14,13 @@ export interface RawResponse {
 }
 
 export function rawGet(origin: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return rawRequest(origin, 'GET', target, headers);
+}
+
+export function rawRequest(origin: string, method: string, target: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const {hostname, port} = new URL(origin);
   return new Promise((resolve, reject) => {
-    const request = http.request({host: hostname, port, path: target, method: 'GET', headers, agent: false}, (response) => {
+    const request = http.request({host: hostname, port, path: target, method, headers, agent: false}, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
