@@ -76,7 +76,6 @@ const config = {
   customFields: {
     // Read by src/theme/Root.tsx in the browser; public values only.
     auth,
-    audience,
   },
 
   onBrokenLinks: 'throw',

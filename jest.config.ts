@@ -13,14 +13,13 @@ const tsJest: Config['transform'] = {
 };
 
 // Docusaurus resolves these aliases through its bundler; in jest we point them
-// at the real files (`@site`) or at small test doubles (`@docusaurus/*`, `@theme/*`).
+// at the real files (`@site`) or at small test doubles (`@docusaurus/*`).
 const moduleNameMapper: Record<string, string> = {
   '^@site/(.*)$': '<rootDir>/$1',
   '\\.module\\.css$': '<rootDir>/test/support/styleMock.ts',
   '\\.css$': '<rootDir>/test/support/styleMock.ts',
-  '^@docusaurus/(Link|Head|BrowserOnly|ExecutionEnvironment|useDocusaurusContext|useIsBrowser|router|useBaseUrl)$':
+  '^@docusaurus/(Link|Head|ExecutionEnvironment|useDocusaurusContext|useGlobalData|useIsBrowser|router)$':
     '<rootDir>/test/support/docusaurus/$1.tsx',
-  '^@theme/(.*)$': '<rootDir>/test/support/theme/$1.tsx',
   '^@docusaurus/plugin-content-docs/client$': '<rootDir>/test/support/docusaurus/docsClient.tsx',
 };
 

@@ -2,11 +2,11 @@
  * Runs after each audience build (scripts/build.ts): computes the
  * Content-Security-Policy for the built site and writes the security headers
  * where servers read them, in build/public/ and build/members/:
- *   _headers                          Netlify / Cloudflare Pages format (also
- *                                     read by the gate server, server/gate.ts)
+ *   _headers.json                     the list as data, read by the gate (server/gate.ts)
+ *   _headers                          Netlify / Cloudflare Pages format
  *   _nginx/security-headers.conf      included by deploy/nginx.conf
- * static/_headers is the same file for the default settings, checked in for
- * hosts that read it; the build tests fail when it falls out of date.
+ * All three come from the one list in securityHeaders(); no server parses
+ * another's format, and none of the three is served to readers.
  *
  * Scripts: no 'unsafe-inline'. Docusaurus inlines a few small scripts (colour
  * mode, announcement bar, our base-URL banner); each is allowed by the
@@ -16,6 +16,7 @@
 import {createHash} from 'node:crypto';
 import {mkdirSync, readFileSync, readdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
+import {SECURITY_HEADERS_FILE} from '../server/buildFiles';
 import {providerOrigin, readAuthSettings} from '../src/auth/config';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -83,6 +84,9 @@ export function writeSecurityHeaders(buildDir: string, env: NodeJS.ProcessEnv = 
   const csp = contentSecurityPolicy(inlineScriptHashes(pages), settings.enabled ? providerOrigin(settings) : null);
   const headers = securityHeaders(csp);
 
+  // One list, three renderings: data for the gate, Netlify / Cloudflare Pages
+  // `_headers`, and an nginx include.
+  writeFileSync(path.join(buildDir, SECURITY_HEADERS_FILE), `${JSON.stringify(Object.fromEntries(headers), null, 2)}\n`);
   writeFileSync(path.join(buildDir, '_headers'), `/*\n${headers.map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n`);
   mkdirSync(path.join(buildDir, '_nginx'), {recursive: true});
   writeFileSync(

@@ -24,8 +24,11 @@ export interface BuildFile {
   gzipped(): Buffer | null;
 }
 
+/** The build's security headers as data (scripts/security-headers.ts writes them, the gate reads them). */
+export const SECURITY_HEADERS_FILE = '_headers.json';
+
 /** Files a build writes for servers, not for readers. */
-const NOT_SERVED = /^(?:_nginx\/|_headers$)/;
+const NOT_SERVED = /^(?:_nginx\/|_headers(?:\.json)?$)/;
 const COMPRESSIBLE = /^(?:text\/|application\/(?:javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
 const MIN_GZIP_BYTES = 1024;
 

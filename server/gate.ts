@@ -25,6 +25,7 @@ import Negotiator from 'negotiator';
 import {namesRulesUse, principalFromClaims, type Principal} from '../src/auth/access/rules';
 import {GATE_MARKER_COOKIE, SESSION_PATH} from '../src/auth/access/gateSession';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
+import {SECURITY_HEADERS_FILE} from './buildFiles';
 import {decide, loadSite, type Decision} from './decide';
 import {createKeyStore, KeysUnavailableError, type KeyStore} from './keys';
 import {createSessionCodec, type GateSession} from './session';
@@ -60,19 +61,13 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export const HEALTH_PATH = '_portal/health';
 
-/** Reads the `/*` block of a Netlify-style `_headers` file (written by scripts/security-headers.ts). */
-function readHeadersFile(file: string): Record<string, string> {
+/** The build's security headers, as data (written by scripts/security-headers.ts). */
+function readSecurityHeaders(buildDir: string): Record<string, string> {
+  const file = path.join(buildDir, SECURITY_HEADERS_FILE);
   if (!existsSync(file)) {
     throw new Error(`${file} is missing: run "npm run build"`);
   }
-  const headers: Record<string, string> = {};
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const match = /^\s+([A-Za-z-]+):\s*(.+)$/.exec(line);
-    if (match?.[1] && match[2]) {
-      headers[match[1]] = match[2].trim();
-    }
-  }
-  return headers;
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
 }
 
 function isLocalHost(hostname: string): boolean {
@@ -89,8 +84,8 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   const site = loadSite(buildDir, manifest);
   const {baseUrl} = manifest;
   const securityHeaders: Record<Audience, Record<string, string>> = {
-    public: readHeadersFile(path.join(buildDir, 'public', '_headers')),
-    members: readHeadersFile(path.join(buildDir, 'members', '_headers')),
+    public: readSecurityHeaders(path.join(buildDir, 'public')),
+    members: readSecurityHeaders(path.join(buildDir, 'members')),
   };
   const keys = options.jwks instanceof URL ? createKeyStore({url: options.jwks}) : options.jwks;
   const sessions = createSessionCodec({
@@ -216,7 +211,8 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       if (typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
         return 'refused';
       }
-      return {principal: principalFromClaims(payload), sid: payload.sid, exp: payload.exp};
+      const {role, roles, permissions} = payload;
+      return {principal: principalFromClaims({role, roles, permissions}), sid: payload.sid, exp: payload.exp};
     } catch (error) {
       return error instanceof KeysUnavailableError ? 'keys-unavailable' : 'refused';
     }

@@ -7,7 +7,7 @@
 import {randomBytes} from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import {AuthConfigError, providerOrigin, readAuthSettings} from '../src/auth/config';
+import {AuthConfigError, LOCAL_CLIENT_ID, providerOrigin, readAuthSettings} from '../src/auth/config';
 import type {LogLevel} from './gate';
 import {MIN_SECRET_BYTES} from './session';
 
@@ -70,6 +70,7 @@ function readSecrets(env: Env, local: boolean): {secrets: Uint8Array[]; ephemera
 
 export function readGateSettings(env: Env, rootDir: string): GateSettings {
   const auth = readAuthSettings(env, '/');
+  const local = auth.clientId === LOCAL_CLIENT_ID;
   const origin = providerOrigin(auth);
   const rawPort = env.PORT?.trim() || '3000';
   const port = Number(rawPort);
@@ -90,7 +91,7 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
   if (anyUser !== undefined && anyUser !== '' && anyUser !== 'true' && anyUser !== 'false') {
     throw new AuthConfigError('PORTAL_ANY_USER_IS_MEMBER', anyUser, '"true" or "false"');
   }
-  if (!auth.local && !auth.organizationId && anyUser !== 'true') {
+  if (!local && !auth.organizationId && anyUser !== 'true') {
     throw new AuthConfigError(
       'WORKOS_ORGANIZATION_ID',
       '',
@@ -110,7 +111,7 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
   if (!(rawWorkers === 'auto' || /^\d+$/.test(rawWorkers)) || workers < 1 || workers > 64) {
     throw new AuthConfigError('PORTAL_WORKERS', rawWorkers, '"auto" (one per CPU) or a number from 1 to 64');
   }
-  const {secrets, ephemeral} = readSecrets(env, auth.local);
+  const {secrets, ephemeral} = readSecrets(env, local);
   return {
     buildDir: path.resolve(rootDir, env.BUILD_DIR?.trim() || 'build'),
     port,
@@ -121,7 +122,7 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
     organizationId: auth.organizationId,
     sessionSecrets: secrets,
     ephemeralSecret: ephemeral,
-    local: auth.local,
+    local: local,
     clientId: auth.clientId,
     localProviderPort: auth.port ?? 4010,
     logLevel: logLevel as LogLevel,

@@ -16,7 +16,9 @@ import {parseMarkdownContentTitle} from '@docusaurus/utils';
 import {parseFileContentFrontMatter} from '@docusaurus/utils/lib/markdownUtils';
 import {parseAccessRule, PUBLIC_RULE, type AccessRule} from '../../src/auth/access/rules';
 
-export type Audience = 'public' | 'members';
+import type {Audience} from '../../src/auth/access/audience';
+
+export type {Audience};
 
 export interface AccessPage {
   /** URL path as served, with the site's baseUrl, no trailing slash except the docs root. */

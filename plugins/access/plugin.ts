@@ -12,7 +12,8 @@
 import {readFileSync, readdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {LoadContext, MarkdownConfig, ParseFrontMatter, Plugin} from '@docusaurus/types';
-import {isRestricted} from '../../src/auth/access/rules';
+import {ACCESS_PLUGIN_NAME, type AccessGlobalData} from '../../src/auth/access/audience';
+import {isRestricted, RULE_FRONT_MATTER_KEY} from '../../src/auth/access/rules';
 import type {AccessManifest, AccessPage, Audience} from './manifest';
 
 type MarkdownPreprocessor = NonNullable<MarkdownConfig['preprocessor']>;
@@ -57,7 +58,7 @@ export function accessMarkdownHooks(
       }
       const modifier = `${RESTRICTED_SIDEBAR_CLASS}--${page.rule.kind}`;
       const className = [result.frontMatter.sidebar_class_name, RESTRICTED_SIDEBAR_CLASS, modifier].filter(Boolean).join(' ');
-      const marks = {portal_access: page.rule, sidebar_class_name: className};
+      const marks = {[RULE_FRONT_MATTER_KEY]: page.rule, sidebar_class_name: className};
       if (audience === 'members') {
         // Docusaurus copies a doc's description (or, without one, its first
         // paragraph) into the version data that every member downloads. A
@@ -124,7 +125,7 @@ function contentChunkFinder(generatedFilesDir: string, outDir: string): (route: 
 export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPath: string | undefined) {
   return function portalAccessPlugin(context: LoadContext): Plugin {
     return {
-      name: 'portal-access',
+      name: ACCESS_PLUGIN_NAME,
       // The bundler's persistent cache keys compiled Markdown by file content
       // and config file, not by environment: without the audience in its
       // version, the members build would reuse the public build's withheld
@@ -157,10 +158,7 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
               .join('; ')}`,
           );
         }
-        actions.setGlobalData({
-          audience,
-          restricted: Object.fromEntries(pages.filter((page) => isRestricted(page.rule)).map((page) => [page.route, page.rule])),
-        });
+        actions.setGlobalData({audience} satisfies AccessGlobalData);
       },
       async postBuild({outDir, routesBuildMetadata}) {
         const restricted = pages.filter((page) => isRestricted(page.rule));

@@ -16,6 +16,7 @@ import type {AuthActions, AuthState, User} from './entities';
 import {toImpersonator, toUser} from './adapters';
 import {currentReturnTo, safeReturnTo} from './returnTo';
 import {isBrowserStorageUsable, safeGetItem} from './storage';
+import type {Audience} from './access/audience';
 import {endGateSession, gatePresent, syncGateSession} from './access/gateSession';
 
 /** Something the user should know about their session, shown by AuthNotices. */
@@ -118,7 +119,7 @@ function unavailableValue(
 
 /** Which audience build this page came from, and where the gate's endpoints live. */
 export interface GateContext {
-  audience: 'public' | 'members';
+  audience: Audience;
   baseUrl: string;
 }
 

@@ -10,8 +10,6 @@ export const DEFAULT_LOCAL_AUTH_PORT = 4010;
 export interface AuthSettings {
   /** False when AUTH_DISABLED=true: no sign-in UI at all. */
   enabled: boolean;
-  /** True when no WORKOS_CLIENT_ID is set and the local provider is used. */
-  local: boolean;
   clientId: string;
   organizationId: string | null;
   apiHostname: string;
@@ -108,7 +106,6 @@ export function readAuthSettings(env: Env, baseUrl: string): AuthSettings {
     const localPort = readPort(env, 'LOCAL_AUTH_PORT') ?? DEFAULT_LOCAL_AUTH_PORT;
     return {
       enabled,
-      local: true,
       clientId: LOCAL_CLIENT_ID,
       organizationId: env.WORKOS_ORGANIZATION_ID?.trim() || null,
       apiHostname: 'localhost',
@@ -122,7 +119,6 @@ export function readAuthSettings(env: Env, baseUrl: string): AuthSettings {
 
   return {
     enabled,
-    local: false,
     clientId,
     organizationId: env.WORKOS_ORGANIZATION_ID?.trim() || null,
     apiHostname: readHostname(env, 'WORKOS_API_HOSTNAME', 'api.workos.com'),

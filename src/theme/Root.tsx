@@ -1,5 +1,7 @@
 import type {ReactNode} from 'react';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
+import {usePluginData} from '@docusaurus/useGlobalData';
+import {ACCESS_PLUGIN_NAME, type AccessGlobalData} from '@site/src/auth/access/audience';
 import BaseUrlIssueBanner from '@site/src/components/BaseUrlIssueBanner';
 import PortalAuthProvider from '@site/src/auth/PortalAuthProvider';
 import AuthNotices from '@site/src/auth/components/AuthNotices';
@@ -14,7 +16,7 @@ import type {AuthSettings} from '@site/src/auth/config';
 export default function Root({children}: {children: ReactNode}): ReactNode {
   const {siteConfig} = useDocusaurusContext();
   const settings = siteConfig.customFields?.auth as AuthSettings | undefined;
-  const audience = siteConfig.customFields?.audience === 'members' ? 'members' : 'public';
+  const {audience} = usePluginData(ACCESS_PLUGIN_NAME) as AccessGlobalData;
   return (
     <PortalAuthProvider settings={settings} gate={{audience, baseUrl: siteConfig.baseUrl}}>
       <BaseUrlIssueBanner />

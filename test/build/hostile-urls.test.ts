@@ -152,7 +152,7 @@ describe('redirect probes', () => {
 
   it("never serves the build's files for servers", async () => {
     for (const origin of [gateOrigin, nginx.url]) {
-      for (const file of ['/_headers', '/_nginx/security-headers.conf', '/access-manifest.json']) {
+      for (const file of ['/_headers', '/_headers.json', '/_nginx/security-headers.conf', '/access-manifest.json']) {
         expect((await rawGet(origin, file)).status).toBe(404);
       }
     }

@@ -6,7 +6,6 @@ describe('sign-in settings from the environment', () => {
   it('uses the local provider when no WorkOS client id is set', () => {
     expect(readAuthSettings({}, '/')).toEqual({
       enabled: true,
-      local: true,
       clientId: 'client_local',
       organizationId: null,
       apiHostname: 'localhost',
@@ -33,7 +32,6 @@ describe('sign-in settings from the environment', () => {
     );
     expect(settings).toEqual({
       enabled: true,
-      local: false,
       clientId: 'client_123',
       organizationId: 'org_1',
       apiHostname: 'auth.example.com',

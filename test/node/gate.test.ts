@@ -120,7 +120,10 @@ beforeAll(async () => {
     const root = path.join(dir, audience);
     write(path.join(root, 'index.html'), `<h1>Home (${audience})</h1>`);
     write(path.join(root, '404.html'), `<h1>Not found (${audience})</h1>`);
-    write(path.join(root, '_headers'), "/*\n  Content-Security-Policy: default-src 'self'\n  X-Content-Type-Options: nosniff\n");
+    write(
+      path.join(root, '_headers.json'),
+      JSON.stringify({'Content-Security-Policy': "default-src 'self'", 'X-Content-Type-Options': 'nosniff'}),
+    );
     write(path.join(root, 'docs', 'guide', 'index.html'), `<h1>Guide (${audience})</h1>`);
     write(path.join(root, 'assets', 'js', 'main.js'), `/* main ${audience} */`);
     write(path.join(root, 'assets', 'js', 'shared.abcd.js'), '/* the same in both builds */');
@@ -371,7 +374,7 @@ describe('gate server', () => {
     const missing = await gate.inject({url: '/docs/nope'});
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toContain('Not found (public)');
-    for (const url of ['/access-manifest.json', '/_headers', '/_nginx/security-headers.conf']) {
+    for (const url of ['/access-manifest.json', '/_headers', '/_headers.json', '/_nginx/security-headers.conf']) {
       expect((await gate.inject({url})).statusCode).toBe(404);
     }
     expect((await rawGet(origin, '/docs/%2e%2e/%2e%2e/etc/passwd')).status).toBe(400);

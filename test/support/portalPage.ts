@@ -13,7 +13,6 @@ export const SITE_ORIGIN = 'http://localhost';
 export function testSettings(overrides: Partial<AuthSettings> = {}): AuthSettings {
   return {
     enabled: true,
-    local: true,
     clientId: 'client_local',
     organizationId: null,
     apiHostname: 'localhost',

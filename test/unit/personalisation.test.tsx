@@ -4,7 +4,7 @@ import {render} from '@testing-library/react';
 import {PortalAuthContext, type PortalAuthValue} from '../../src/auth/PortalAuthProvider';
 import {authValue} from '../support/authValue';
 import type {User} from '../../src/auth/entities';
-import {IfRole, SignedIn, SignedOut, UserField, type UserFieldName} from '../../src/auth/components/Personalisation';
+import {IfAccess, SignedIn, SignedOut, UserField, type UserFieldName} from '../../src/auth/components/Personalisation';
 import MDXComponents from '../../src/theme/MDXComponents';
 
 // The stock components the wrapped swizzle spreads; only Docusaurus's bundler resolves the real ones.
@@ -42,9 +42,9 @@ const ALL_FOUR = (
   <>
     <SignedIn>in</SignedIn>
     <SignedOut>out</SignedOut>
-    <IfRole role="member" fallback="no-role">
+    <IfAccess role="member" fallback="no-role">
       role
-    </IfRole>
+    </IfAccess>
     <UserField name="email" fallback="nobody" />
   </>
 );
@@ -94,33 +94,33 @@ describe('SignedIn and SignedOut', () => {
   });
 });
 
-describe('IfRole', () => {
+describe('IfAccess', () => {
   it('renders the children for any one of the roles, from roles or role', () => {
-    expect(textWith(signedIn({roles: ['member']}), <IfRole role={['admin', 'member']}>yes</IfRole>)).toBe('yes');
-    expect(textWith(signedIn({role: 'admin', roles: []}), <IfRole role="admin">yes</IfRole>)).toBe('yes');
+    expect(textWith(signedIn({roles: ['member']}), <IfAccess role={['admin', 'member']}>yes</IfAccess>)).toBe('yes');
+    expect(textWith(signedIn({role: 'admin', roles: []}), <IfAccess role="admin">yes</IfAccess>)).toBe('yes');
   });
 
   it('renders the fallback when the user has none of the roles, and nothing by default', () => {
     expect(
       textWith(
         signedIn(),
-        <IfRole role={['admin', 'owner']} fallback="Ask an admin">
+        <IfAccess role={['admin', 'owner']} fallback="Ask an admin">
           yes
-        </IfRole>,
+        </IfAccess>,
       ),
     ).toBe('Ask an admin');
-    expect(renderWith(signedIn(), <IfRole role="admin">yes</IfRole>).container).toBeEmptyDOMElement();
+    expect(renderWith(signedIn(), <IfAccess role="admin">yes</IfAccess>).container).toBeEmptyDOMElement();
   });
 
   it('needs every permission', () => {
     const user = signedIn({permissions: ['services:read', 'services:deploy']});
-    expect(textWith(user, <IfRole permission={['services:read', 'services:deploy']}>deploy</IfRole>)).toBe('deploy');
+    expect(textWith(user, <IfAccess permission={['services:read', 'services:deploy']}>deploy</IfAccess>)).toBe('deploy');
     expect(
       textWith(
         user,
-        <IfRole permission={['services:deploy', 'billing:read']} fallback="no">
+        <IfAccess permission={['services:deploy', 'billing:read']} fallback="no">
           deploy
-        </IfRole>,
+        </IfAccess>,
       ),
     ).toBe('no');
   });
@@ -130,25 +130,25 @@ describe('IfRole', () => {
     expect(
       textWith(
         user,
-        <IfRole role="admin" permission="services:read">
+        <IfAccess role="admin" permission="services:read">
           both
-        </IfRole>,
+        </IfAccess>,
       ),
     ).toBe('both');
     expect(
       textWith(
         user,
-        <IfRole role="admin" permission="services:deploy" fallback="no">
+        <IfAccess role="admin" permission="services:deploy" fallback="no">
           both
-        </IfRole>,
+        </IfAccess>,
       ),
     ).toBe('no');
     expect(
       textWith(
         user,
-        <IfRole role="owner" permission="services:read" fallback="no">
+        <IfAccess role="owner" permission="services:read" fallback="no">
           both
-        </IfRole>,
+        </IfAccess>,
       ),
     ).toBe('no');
   });
@@ -157,19 +157,19 @@ describe('IfRole', () => {
     expect(
       textWith(
         SIGNED_OUT,
-        <IfRole role="member" fallback="Sign in first">
+        <IfAccess role="member" fallback="Sign in first">
           yes
-        </IfRole>,
+        </IfAccess>,
       ),
     ).toBe('Sign in first');
   });
 
   it('renders nothing and logs once, without throwing, when neither role nor permission is given', () => {
-    const ui = <IfRole fallback="fallback">secret</IfRole>;
+    const ui = <IfAccess fallback="fallback">secret</IfAccess>;
     expect(renderWith(signedIn(), ui).container).toBeEmptyDOMElement();
     renderWith(signedIn(), ui);
     expect(consoleError).toHaveBeenCalledTimes(1);
-    expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('<IfRole> needs a `role` or a `permission`'));
+    expect(consoleError).toHaveBeenCalledWith(expect.stringContaining('<IfAccess> needs a `role` or a `permission`'));
   });
 });
 
@@ -223,6 +223,6 @@ describe('UserField', () => {
 
 describe('MDX registration', () => {
   it('offers the four components to every doc without an import', () => {
-    expect(MDXComponents).toMatchObject({p: 'p', SignedIn, SignedOut, IfRole, UserField});
+    expect(MDXComponents).toMatchObject({p: 'p', SignedIn, SignedOut, IfAccess, UserField});
   });
 });

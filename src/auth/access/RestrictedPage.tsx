@@ -9,13 +9,14 @@ import Head from '@docusaurus/Head';
 import {useDoc} from '@docusaurus/plugin-content-docs/client';
 import usePortalAuth from '../usePortalAuth';
 import {gatePresent} from './gateSession';
-import {missingAccess, parseAccessRule, PUBLIC_RULE, type AccessRule} from './rules';
+import {missingAccess, principalFromClaims, RULE_FRONT_MATTER_KEY, SIGNED_IN_RULE, type AccessRule} from './rules';
 import styles from './access.module.css';
 
+/** The page's rule, as the access plugin wrote it into its front matter (its one channel to the page). */
 function ruleOf(frontMatter: Record<string, unknown>): AccessRule {
-  const rule = frontMatter.portal_access as AccessRule | undefined;
-  // Written by our build; re-validated only so a hand-written page fails safe.
-  return rule && typeof rule === 'object' && 'kind' in rule ? rule : parseAccessRule(frontMatter.access ?? 'signed-in', 'page');
+  const rule = frontMatter[RULE_FRONT_MATTER_KEY] as AccessRule | undefined;
+  // Only a withheld page renders this component; without a rule, fail safe.
+  return rule && typeof rule === 'object' && 'kind' in rule ? rule : SIGNED_IN_RULE;
 }
 
 function useRestrictedMessage(): {title: string; body: string; action: 'sign-in' | null} {
@@ -35,10 +36,7 @@ function useRestrictedMessage(): {title: string; body: string; action: 'sign-in'
     }
     return {title: 'Sign in to read this page', body: 'This page is for signed-in members of the organisation.', action: 'sign-in'};
   }
-  const missing = missingAccess(rule === PUBLIC_RULE ? {kind: 'signed-in'} : rule, {
-    roles: auth.roles.length > 0 ? auth.roles : auth.role ? [auth.role] : [],
-    permissions: auth.permissions,
-  });
+  const missing = missingAccess(rule.kind === 'public' ? SIGNED_IN_RULE : rule, principalFromClaims(auth));
   if (missing) {
     return {
       title: missing.replace(/ to read this page\.$/, ''),

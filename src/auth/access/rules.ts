@@ -22,6 +22,10 @@ export interface Principal {
 }
 
 export const PUBLIC_RULE: AccessRule = {kind: 'public'};
+export const SIGNED_IN_RULE: AccessRule = {kind: 'signed-in'};
+
+/** Where the access plugin writes a restricted page's rule for the browser (the page's front matter). */
+export const RULE_FRONT_MATTER_KEY = 'portal_access';
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
@@ -32,7 +36,11 @@ function stringList(value: unknown): string[] {
  * state, which mirrors them): `roles` together with the single `role`, and
  * `permissions`. The one place that reads them, for the gate and the browser.
  */
-export function principalFromClaims(claims: Record<string, unknown>): Principal {
+export function principalFromClaims(claims: {
+  readonly role?: unknown;
+  readonly roles?: unknown;
+  readonly permissions?: unknown;
+}): Principal {
   const roles = stringList(claims.roles);
   if (typeof claims.role === 'string' && claims.role !== '' && !roles.includes(claims.role)) {
     roles.push(claims.role);
@@ -130,19 +138,4 @@ export function missingAccess(rule: AccessRule, principal: Principal | null): st
     parts.push(`${missingPermissions.length === 1 ? 'the permission' : 'the permissions'} ${missingPermissions.join(', ')}`);
   }
   return `You need ${parts.join(' and ')} to read this page.`;
-}
-
-/** Short label for a restricted page, e.g. in the sidebar lock's accessible name. */
-export function describeRule(rule: AccessRule): string {
-  if (rule.kind === 'public') {
-    return 'Public';
-  }
-  if (rule.kind === 'signed-in') {
-    return 'Requires sign-in';
-  }
-  const parts = [
-    ...(rule.roles.length > 0 ? [`${rule.roles.join(' or ')} role`] : []),
-    ...(rule.permissions.length > 0 ? [`${rule.permissions.join(', ')} permission`] : []),
-  ];
-  return `Requires ${parts.join(' and ')}`;
 }

@@ -1,10 +1,10 @@
 /**
  * MDX components for personalising a page: <SignedIn>, <SignedOut>,
- * <IfRole role=…>, <UserField name=…>. Registered in src/theme/MDXComponents
+ * <IfAccess role=… permission=…>, <UserField name=…>. Registered in src/theme/MDXComponents
  * so doc authors can use them without imports.
  *
  * Personalisation only, NOT protection: whatever sits inside <SignedIn> or
- * <IfRole> is still shipped in the page's HTML and JavaScript to every
+ * <IfAccess> is still shipped in the page's HTML and JavaScript to every
  * reader. Pages are protected by their front-matter `access` rule and the
  * gate server; never put a secret inside these components.
  *
@@ -15,7 +15,7 @@
 import type {ReactNode} from 'react';
 import usePortalAuth from '../usePortalAuth';
 import type {PortalAuthValue} from '../PortalAuthProvider';
-import {canRead} from '../access/rules';
+import {canRead, principalFromClaims} from '../access/rules';
 
 const reported = new Set<string>();
 
@@ -54,7 +54,7 @@ function toNames(value: unknown, component: string, prop: string): string[] {
   return names;
 }
 
-export interface IfRoleProps {
+export interface IfAccessProps {
   /** Any of these roles is enough (matched against the session's `roles` and `role`). */
   role?: string | string[];
   /** Every one of these permissions is needed. */
@@ -68,18 +68,18 @@ export interface IfRoleProps {
  * Children when the signed-in user has one of `role` and all of `permission`
  * (the same rule as front-matter `access: {roles, permissions}`), else `fallback`.
  */
-export function IfRole({role, permission, fallback = null, children}: IfRoleProps): ReactNode {
+export function IfAccess({role, permission, fallback = null, children}: IfAccessProps): ReactNode {
   const auth = usePortalAuth();
-  const roles = toNames(role, 'IfRole', 'role');
-  const permissions = toNames(permission, 'IfRole', 'permission');
+  const roles = toNames(role, 'IfAccess', 'role');
+  const permissions = toNames(permission, 'IfAccess', 'permission');
   if (roles.length === 0 && permissions.length === 0) {
-    reportOnce('<IfRole> needs a `role` or a `permission` prop (for example <IfRole role="admin">); it renders nothing without one.');
+    reportOnce('<IfAccess> needs a `role` or a `permission` prop (for example <IfAccess role="admin">); it renders nothing without one.');
     return null;
   }
   if (auth.isLoading) {
     return null;
   }
-  const principal = auth.user ? {roles: auth.role ? [...auth.roles, auth.role] : auth.roles, permissions: auth.permissions} : null;
+  const principal = auth.user ? principalFromClaims(auth) : null;
   return canRead({kind: 'roles', roles, permissions}, principal) ? children : fallback;
 }
 

@@ -12,7 +12,6 @@ import {
   ROLES,
   SERVICES,
   SHARED_ENV,
-  SHARED_LIBRARIES,
   libraryById,
   serviceById,
   type EnvVar,
@@ -23,7 +22,6 @@ import ScrollableTable from '@site/src/components/ScrollableTable';
 import styles from './styles.module.css';
 
 const SERVICES_DOCS = '/docs/internal-developers/services';
-const LIBRARIES_DOCS = '/docs/internal-developers/shared-libraries';
 
 /** The table shell every fact table shares: column headings, then rows. */
 function FactTable({headings, children}: {headings: string[]; children: ReactNode}): ReactNode {
@@ -217,24 +215,6 @@ export function LibrarySummary({id}: {id: SharedLibraryId}): ReactNode {
         </dd>
       </dl>
     </div>
-  );
-}
-
-/** All shared libraries with links to their pages. */
-export function LibrariesTable(): ReactNode {
-  return (
-    <FactTable headings={['Package', 'Provides']}>
-      {SHARED_LIBRARIES.map((library) => (
-        <tr key={library.id}>
-          <td>
-            <Link to={`${LIBRARIES_DOCS}/${library.id}`}>
-              <code>{library.packageName}</code>
-            </Link>
-          </td>
-          <td>{library.summary}</td>
-        </tr>
-      ))}
-    </FactTable>
   );
 }
 

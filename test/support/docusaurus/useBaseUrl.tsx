@@ -1,3 +1,0 @@
-export default function useBaseUrl(url: string): string {
-  return url.startsWith('/') ? url : `/${url}`;
-}
