@@ -22,7 +22,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import {exportJWK, generateKeyPair, SignJWT} from 'jose';
-import {freePort} from '../test/support/ports';
+import {freePort, waitForHttp} from './support/ports';
 import {startNginx} from './serve-nginx';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -96,19 +96,10 @@ async function main(): Promise<void> {
   });
   const gateUrl = `http://127.0.0.1:${gatePort}`;
   try {
-    let ready = false;
-    for (let attempt = 0; attempt < 200 && !ready; attempt += 1) {
-      ready = await fetch(`${gateUrl}/_portal/health/ready`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (!ready) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    if (!ready) {
-      throw new Error('the gate did not become ready');
-    }
+    await waitForHttp(`${gateUrl}/_portal/health/ready`, {
+      ready: (response) => response.ok,
+      exited: () => (gate.exitCode === null ? null : `the gate exited with ${gate.exitCode}`),
+    });
     const accessToken = await new SignJWT({
       sid: 'bench',
       org_id: 'org_bench',

@@ -21,7 +21,8 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const PAGES = {home: '/', longDoc: '/docs/internal-developers/getting-started/introduction'};
+// The same pages the size budget measures (scripts/budget.ts).
+const PAGES = JSON.parse(readFileSync(path.join(ROOT, 'bench', 'pages.json'), 'utf8'));
 const BUILDS = {
   portal: {siteDir: '.', outDir: path.join(ROOT, 'build-bench')},
   reference: {siteDir: 'bench/reference', outDir: path.join(ROOT, 'build-reference')},

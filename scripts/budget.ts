@@ -9,17 +9,15 @@
 import {readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {gzipSync} from 'node:zlib';
-import {launchBrowser} from '../test/e2e/support/browser';
-import {startStack} from '../test/e2e/support/stack';
+import {launchBrowser} from './support/browser';
+import {startStack} from './support/stack';
 
 const ROOT = path.resolve(__dirname, '..');
 const BUDGET_FILE = path.join(ROOT, 'bench', 'budget.json');
 export const TOLERANCE = 0.1;
 
-export const MEASURED_PAGES = {
-  home: '/',
-  longDoc: '/docs/internal-developers/getting-started/introduction',
-} as const;
+/** The pages the budget and the Lighthouse benchmark (scripts/bench.mjs) both measure. */
+export const MEASURED_PAGES = JSON.parse(readFileSync(path.join(ROOT, 'bench', 'pages.json'), 'utf8')) as Record<string, string>;
 
 export type Measures = Record<string, number>;
 

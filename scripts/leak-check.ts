@@ -17,8 +17,10 @@
  * (no build, no manifest, a restricted page with too little prose).
  */
 import {brotliDecompressSync, gunzipSync} from 'node:zlib';
-import {existsSync, readFileSync, readdirSync, statSync} from 'node:fs';
+import {existsSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
+import {decodeHTML} from 'entities';
+import {filesUnder} from './support/files';
 import type {AccessRule} from '../src/auth/access/rules';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -184,40 +186,9 @@ export function distinctivePhrases(markdownSource: string, options: PhraseOption
   return pickSpread(candidates, maxPhrases);
 }
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  ndash: '\u2013',
-  mdash: '\u2014',
-  hellip: '\u2026',
-  lsquo: '\u2018',
-  rsquo: '\u2019',
-  ldquo: '\u201C',
-  rdquo: '\u201D',
-  laquo: '\u00AB',
-  raquo: '\u00BB',
-  copy: '\u00A9',
-  reg: '\u00AE',
-  trade: '\u2122',
-  middot: '\u00B7',
-  bull: '\u2022',
-  shy: '',
-  zwj: '',
-  zwnj: '',
-};
-
+/** HTML entities, decoded by the `entities` package (the decoder htmlparser2 and cheerio use). */
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#[xX][0-9a-fA-F]+|#\d+|[A-Za-z][A-Za-z0-9]*);/g, (entity: string, name: string) => {
-    if (name.startsWith('#')) {
-      const code = /^#[xX]/.test(name) ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    }
-    return NAMED_ENTITIES[name] ?? NAMED_ENTITIES[name.toLowerCase()] ?? entity;
-  });
+  return decodeHTML(text);
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v', 0: '\0'};
@@ -288,21 +259,11 @@ const BINARY_EXTENSIONS = new Set([
 
 /** Every file under `dir`, recursively, sorted, except binary images, fonts and media. */
 export function searchableFiles(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (current: string) => {
-    for (const entry of readdirSync(current, {withFileTypes: true})) {
-      const full = path.join(current, entry.name);
-      // A symbolic link to a folder is not followed (no cycles); one to a file is searched.
-      const isFile = entry.isFile() || (entry.isSymbolicLink() && statSync(full, {throwIfNoEntry: false})?.isFile() === true);
-      if (entry.isDirectory()) {
-        walk(full);
-      } else if (isFile && !BINARY_EXTENSIONS.has(path.extname(entry.name).toLowerCase())) {
-        files.push(full);
-      }
-    }
-  };
-  walk(dir);
-  return files.sort();
+  // A symbolic link to a folder is not followed (no cycles); one to a file is searched.
+  return filesUnder(dir)
+    .filter(({relative}) => !BINARY_EXTENSIONS.has(path.extname(relative).toLowerCase()))
+    .map(({full}) => full)
+    .sort();
 }
 
 /** A file's content, decompressed when it is a precompressed copy (`.gz`, `.br`). */

@@ -18,8 +18,10 @@
  * data files name `src/data/platform.ts` or `sidebars.ts`) and exits 1 when there is any.
  */
 import {execFileSync} from 'node:child_process';
-import {readFileSync, readdirSync} from 'node:fs';
+import {readFileSync} from 'node:fs';
 import path from 'node:path';
+import {filesUnder} from './support/files';
+import {parseFrontMatter} from './support/frontMatter';
 import {createSlugger} from '@docusaurus/utils';
 import {INFRASTRUCTURE, MAKE_TARGETS, PERMISSIONS, SERVICES, SHARED_ENV, SHARED_LIBRARIES} from '../src/data/platform';
 import sidebars from '../sidebars';
@@ -164,23 +166,18 @@ const PLATFORM_FILE = '../src/data/platform.ts';
 const SIDEBARS_FILE = '../sidebars.ts';
 
 interface ParsedPage {
-  frontMatter: Record<string, string>;
+  frontMatter: Record<string, unknown>;
   /** Body without fenced code blocks. */
   prose: string;
   fences: {language: string}[];
 }
 
+/** Where the front matter block ends (to number source lines); its fields are read by Docusaurus's parser. */
 const FRONT_MATTER = /^---\n([\s\S]*?)\n---\n?/;
 
 function parse(source: string): ParsedPage {
   const match = FRONT_MATTER.exec(source);
-  const frontMatter: Record<string, string> = {};
-  for (const line of (match?.[1] ?? '').split('\n')) {
-    const field = /^([A-Za-z_][\w-]*):\s*(.*)$/.exec(line);
-    if (field?.[1]) {
-      frontMatter[field[1]] = (field[2] ?? '').trim();
-    }
-  }
+  const {frontMatter} = parseFrontMatter(source);
   const body = match ? source.slice(match[0].length) : source;
   const fences: ParsedPage['fences'] = [];
   const prose = body.replace(/^[ \t]*(```+|~~~+)([^\n]*)\n[\s\S]*?^[ \t]*\1[ \t]*$/gm, (_all, _fence: string, info: string) => {
@@ -256,8 +253,10 @@ export function lintPage(page: Page, facts: PlatformFacts = PLATFORM): Problem[]
   const report = (rule: string, message: string) => problems.push({file: page.file, rule, message});
   const {frontMatter, prose, fences} = parse(page.source);
 
-  for (const field of ['title', 'description', 'sidebar_position']) {
-    if (!frontMatter[field]) {
+  // No sidebar_position: sidebars.ts lists the pages in order by hand.
+  for (const field of ['title', 'description']) {
+    const value = frontMatter[field];
+    if (typeof value !== 'string' || value.trim() === '') {
       report('front-matter', `missing "${field}"`);
     }
   }
@@ -869,13 +868,9 @@ export function location(problem: Problem): string {
 }
 
 function listDocs(dir: string): string[] {
-  return readdirSync(dir, {withFileTypes: true}).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      return listDocs(full);
-    }
-    return /\.mdx?$/.test(entry.name) ? [full] : [];
-  });
+  return filesUnder(dir)
+    .filter(({relative}) => /\.mdx?$/.test(relative))
+    .map(({full}) => full);
 }
 
 /** The pages under docs/ at a git revision (for measuring the repetition baseline). */

@@ -14,21 +14,18 @@
  * connect-src: the site itself and the configured sign-in provider only.
  */
 import {createHash} from 'node:crypto';
-import {mkdirSync, readFileSync, readdirSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {SECURITY_HEADERS_FILE} from '../server/buildFiles';
+import {filesUnder} from './support/files';
 import {providerOrigin, readAuthSettings} from '../src/auth/config';
 
 const ROOT = path.resolve(__dirname, '..');
 
 function htmlFiles(dir: string): string[] {
-  return readdirSync(dir, {withFileTypes: true}).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      return entry.name === '_nginx' ? [] : htmlFiles(full);
-    }
-    return entry.name.endsWith('.html') ? [full] : [];
-  });
+  return filesUnder(dir)
+    .filter(({relative}) => relative.endsWith('.html') && !relative.startsWith('_nginx/'))
+    .map(({full}) => full);
 }
 
 /** sha256 sources for every inline executable script of the given pages. */

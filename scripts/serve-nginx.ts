@@ -7,6 +7,7 @@ import {spawn, spawnSync, type ChildProcess} from 'node:child_process';
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {waitForHttp} from './support/ports';
 
 const ROOT = path.resolve(__dirname, '..');
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
@@ -68,27 +69,21 @@ export async function startNginx(port: number, {workers = 1}: {workers?: number 
   const {prefix, config} = prepare(port, workers);
   const child = spawn(NGINX, ['-p', prefix, '-c', config, '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']});
   const url = `http://localhost:${port}`;
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    if (child.exitCode !== null) {
-      throw new Error(`nginx exited with code ${child.exitCode}`);
-    }
-    try {
-      await fetch(`${url}/`);
-      return {
-        url,
-        process: child,
-        stop: () =>
-          new Promise((resolve) => {
-            child.once('exit', () => resolve());
-            child.kill('SIGQUIT');
-          }),
-      };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  try {
+    await waitForHttp(`${url}/`, {exited: () => (child.exitCode === null ? null : `nginx exited with code ${child.exitCode}`)});
+  } catch (error) {
+    child.kill();
+    throw error;
   }
-  child.kill();
-  throw new Error('nginx did not start');
+  return {
+    url,
+    process: child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGQUIT');
+      }),
+  };
 }
 
 if (require.main === module) {

@@ -7,13 +7,11 @@
  * the permalink Docusaurus really gives the doc and fails the build on any
  * difference, so this file never has to guess silently.
  */
-import {existsSync, readFileSync, readdirSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {parseMarkdownContentTitle} from '@docusaurus/utils';
-// The synchronous core of Docusaurus's DEFAULT_PARSE_FRONT_MATTER (same
-// parser, so the manifest reads exactly what the build reads); synchronous so
-// docusaurus.config.ts can stay a plain object. @docusaurus/utils is pinned.
-import {parseFileContentFrontMatter} from '@docusaurus/utils/lib/markdownUtils';
+import {filesUnder} from '../../scripts/support/files';
+import {parseFrontMatter} from '../../scripts/support/frontMatter';
 import {parseAccessRule, PUBLIC_RULE, type AccessRule} from '../../src/auth/access/rules';
 
 import type {Audience} from '../../src/auth/access/audience';
@@ -46,14 +44,11 @@ export function readAudience(env: NodeJS.ProcessEnv): Audience {
   return value;
 }
 
+/** Docs Docusaurus reads: Markdown files, leaving out any file or folder whose name starts with `_`. */
 function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, {withFileTypes: true}).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      return entry.name.startsWith('_') ? [] : markdownFiles(full);
-    }
-    return /\.mdx?$/.test(entry.name) && !entry.name.startsWith('_') ? [full] : [];
-  });
+  return filesUnder(dir)
+    .filter(({relative}) => /\.mdx?$/.test(relative) && !relative.split('/').some((part) => part.startsWith('_')))
+    .map(({full}) => full);
 }
 
 /** The nearest `_category_.json` default between the file and the docs root. */
@@ -122,7 +117,7 @@ export function scanAccessRules({
   for (const file of markdownFiles(docsDir).sort()) {
     const source = path.relative(siteDir, file).split(path.sep).join('/');
     const fileContent = readFileSync(file, 'utf8');
-    const {frontMatter, content} = parseFileContentFrontMatter(fileContent);
+    const {frontMatter, content} = parseFrontMatter(fileContent);
     const rule =
       frontMatter.access !== undefined
         ? parseAccessRule(frontMatter.access, source)

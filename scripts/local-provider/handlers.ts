@@ -5,6 +5,7 @@
  * real HTTP (through @mswjs/http-middleware) as the local sign-in provider.
  */
 import {createHash, generateKeyPairSync, randomBytes, sign, type KeyObject} from 'node:crypto';
+import {parse as parseCookies} from 'cookie';
 import {http, HttpResponse} from 'msw';
 import {LOCAL_USERS, type LocalUser} from './users';
 import {authorizePage, errorPage, signedOutPage} from './pages';
@@ -80,7 +81,8 @@ export interface ProviderState {
   rotatedRefreshTokens: Map<string, {sid: string; until: number}>;
   fault: InjectedFault | null;
   /** Concurrency of authenticate calls, to show refreshes are serialised. */
-  stats: {authenticateCalls: number; inFlight: number; maxInFlight: number};
+  /** Authenticate calls, the most at once (to show refreshes are serialised), and how many got an injected fault. */
+  stats: {authenticateCalls: number; inFlight: number; maxInFlight: number; faultsServed: number};
 }
 
 const REFRESH_COOKIE = 'wos-local-refresh';
@@ -126,17 +128,6 @@ function originOf(value: string | null): string | null {
   } catch {
     return null;
   }
-}
-
-function parseCookies(header: string | null): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  for (const part of (header ?? '').split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name) {
-      cookies[name] = decodeURIComponent(rest.join('='));
-    }
-  }
-  return cookies;
 }
 
 /** The header every `/__local/*` call must carry (a custom header forces a CORS preflight). */
@@ -200,7 +191,7 @@ export function createProviderHandlers(options: ProviderOptions) {
     sessionsByRefreshToken: new Map(),
     rotatedRefreshTokens: new Map(),
     fault: null,
-    stats: {authenticateCalls: 0, inFlight: 0, maxInFlight: 0},
+    stats: {authenticateCalls: 0, inFlight: 0, maxInFlight: 0, faultsServed: 0},
   };
 
   const isAllowedOrigin = (origin: string | null) => origin !== null && allowedOrigins.includes(origin);
@@ -295,6 +286,7 @@ export function createProviderHandlers(options: ProviderOptions) {
       return null;
     }
     fault.remaining -= 1;
+    state.stats.faultsServed += 1;
     if (fault.remaining === 0) {
       state.fault = null;
     }
@@ -366,7 +358,7 @@ export function createProviderHandlers(options: ProviderOptions) {
 
     if (body.grant_type === 'refresh_token') {
       const fromBody = typeof body.refresh_token === 'string' ? body.refresh_token : '';
-      const fromCookie = parseCookies(request.headers.get('cookie'))[REFRESH_COOKIE] ?? '';
+      const fromCookie = parseCookies(request.headers.get('cookie') ?? '')[REFRESH_COOKIE] ?? '';
       let refreshToken = fromBody || fromCookie;
       const rotatedFrom = state.rotatedRefreshTokens.get(refreshToken);
       if (rotatedFrom && rotatedFrom.until >= now()) {

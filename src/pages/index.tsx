@@ -4,7 +4,7 @@ import Link from '@docusaurus/Link';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import Layout from '@theme/Layout';
 import Heading from '@theme/Heading';
-import {DOC_AREAS} from '@site/src/components/DocAreas';
+import {DOC_AREAS} from '@site/src/data/docAreas';
 import styles from './index.module.css';
 
 function Hero(): ReactNode {

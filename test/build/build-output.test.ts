@@ -4,7 +4,10 @@
  */
 import {existsSync, readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
+import {decodeHTML} from 'entities';
 import config from '../../docusaurus.config';
+import {filesUnder} from '../../scripts/support/files';
+import {frontMatterTitle as readTitle} from '../../scripts/support/frontMatter';
 import sidebars from '../../sidebars';
 import type {AccessManifest} from '../../plugins/access/manifest';
 
@@ -20,26 +23,12 @@ function htmlFor(route: string): string {
   return readFileSync(file, 'utf8');
 }
 
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
-
 function titleOf(html: string): string {
   const match = /<title[^>]*>([^<]*)<\/title>/.exec(html);
-  return decodeEntities(match?.[1] ?? '');
+  return decodeHTML(match?.[1] ?? '');
 }
 
-function frontMatterTitle(sourceFile: string): string {
-  const source = readFileSync(path.join(root, sourceFile), 'utf8');
-  const frontMatter = /^---\n([\s\S]*?)\n---/.exec(source)?.[1] ?? '';
-  const title = /^title:\s*(.+)$/m.exec(frontMatter)?.[1]?.trim() ?? '';
-  return title.replace(/^(['"])(.*)\1$/, '$2');
-}
+const frontMatterTitle = (sourceFile: string) => readTitle(path.join(root, sourceFile));
 
 const docIds = sidebars.internalDevelopersSidebar.flatMap((category) => category.items);
 
@@ -74,18 +63,9 @@ describe('production build', () => {
 
   it('emits no page outside the spec routes', () => {
     const expected = new Set(['/', '/markdown-page', '/docs', '/search', ...docIds.map((id) => `/docs/${id}`)]);
-    const pages: string[] = [];
-    const walk = (dir: string): void => {
-      for (const entry of readdirSync(dir, {withFileTypes: true})) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) {
-          walk(full);
-        } else if (entry.name === 'index.html') {
-          pages.push(`/${path.relative(buildDir, dir)}`.replace(/\/$/, '') || '/');
-        }
-      }
-    };
-    walk(buildDir);
+    const pages = filesUnder(buildDir)
+      .filter(({relative}) => relative === 'index.html' || relative.endsWith('/index.html'))
+      .map(({relative}) => `/${relative.replace(/\/?index\.html$/, '')}`);
     expect(pages.filter((route) => !expected.has(route))).toEqual([]);
   });
 

@@ -14,7 +14,7 @@ import type {AccessManifest} from '../../plugins/access/manifest';
 import {startNginx, type NginxServer} from '../../scripts/serve-nginx';
 import {createGate, SESSION_COOKIE} from '../../server/gate';
 import {createKeyStore} from '../../server/keys';
-import {freePort} from '../support/ports';
+import {freePort} from '../../scripts/support/ports';
 import {rawGet, rawGetFollowing, type RawResponse} from '../support/rawHttp';
 import {isSameOriginPath, spellingsOf} from '../support/urlSpellings';
 

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
 import type {AccessManifest} from '../../plugins/access/manifest';
-import {freePort} from '../support/ports';
+import {freePort, waitForHttp} from '../../scripts/support/ports';
 
 jest.setTimeout(120_000);
 
@@ -109,19 +109,15 @@ async function startGate(keyEndpoint: KeyEndpoint, env: Record<string, string> =
   const port = await freePort();
   const started = run(productionEnv({PORT: String(port), PORTAL_JWKS_URL: keyEndpoint.url, ...env}));
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    if (started.child.exitCode !== null) {
-      throw new Error(`the gate exited with ${started.child.exitCode}: ${started.output()}`);
-    }
-    try {
-      await fetch(`${url}/_portal/health`);
-      return {url, ...started};
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  try {
+    await waitForHttp(`${url}/_portal/health`, {
+      exited: () => (started.child.exitCode === null ? null : `the gate exited with ${started.child.exitCode}: ${started.output()}`),
+    });
+  } catch (error) {
+    started.child.kill();
+    throw error;
   }
-  started.child.kill();
-  throw new Error(`the gate did not start: ${started.output()}`);
+  return {url, ...started};
 }
 
 const sign = (claims: JWTPayload) =>
@@ -167,12 +163,8 @@ describe('the production entry on production dependencies', () => {
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({status: 'ok', build: manifest.buildId});
       await keyEndpoint.requestArrived(1);
-      let ready = await fetch(`${gate.url}/_portal/health/ready`);
-      for (let attempt = 0; attempt < 100 && ready.status !== 200; attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        ready = await fetch(`${gate.url}/_portal/health/ready`);
-      }
-      expect(await ready.json()).toEqual({ready: true, build: manifest.buildId});
+      await waitForHttp(`${gate.url}/_portal/health/ready`, {ready: (response) => response.ok});
+      expect(await (await fetch(`${gate.url}/_portal/health/ready`)).json()).toEqual({ready: true, build: manifest.buildId});
 
       const accessToken = await sign({role: 'admin', roles: ['admin']});
       const session = await postSession(gate.url, accessToken);

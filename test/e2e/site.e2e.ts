@@ -6,6 +6,7 @@ import path from 'node:path';
 import type {Page} from 'playwright-core';
 import config from '../../docusaurus.config';
 import sidebars from '../../sidebars';
+import {frontMatterTitle as readTitle} from '../../scripts/support/frontMatter';
 import {browserSuite} from './support/suite';
 
 jest.setTimeout(60_000);
@@ -21,10 +22,7 @@ async function waitForHeading(page: Page, text: string): Promise<void> {
   await page.waitForFunction((expected) => document.querySelector('h1')?.textContent === expected, text);
 }
 
-function frontMatterTitle(file: string): string {
-  const source = readFileSync(path.join(ROOT, file), 'utf8');
-  return (/^title:\s*(.+)$/m.exec(source)?.[1] ?? '').trim().replace(/^(['"])(.*)\1$/, '$2');
-}
+const frontMatterTitle = (file: string) => readTitle(path.join(ROOT, file));
 
 describe('routes', () => {
   it('serves every spec route with its title and h1', async () => {

@@ -97,7 +97,7 @@ describe('documentation lint', () => {
       page('internal-developers/development/x.md', `# Heading\n\nshort text\n\n\`\`\`\nno language\n\`\`\``, 'title: Only a title'),
     );
     expect(problems.map((problem) => problem.rule).sort()).toEqual(
-      ['code-language', 'front-matter', 'front-matter', 'min-sections', 'min-words', 'no-h1', 'related-links'].sort(),
+      ['code-language', 'front-matter', 'min-sections', 'min-words', 'no-h1', 'related-links'].sort(),
     );
     expect(problems.every((problem) => problem.file === 'internal-developers/development/x.md')).toBe(true);
   });

@@ -6,13 +6,15 @@
  * cookie; without it (a static host such as GitHub Pages) nothing is sent.
  */
 
+import {parse as parseCookies} from 'cookie';
+
 export const GATE_MARKER_COOKIE = 'portal_gate';
 export const SESSION_PATH = '_portal/session';
 
 export type GateSync = 'no-gate' | 'started' | 'renewed' | 'refused' | 'failed';
 
 export function gatePresent(cookies: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
-  return new RegExp(`(?:^|;\\s*)${GATE_MARKER_COOKIE}=1(?:;|$)`).test(cookies);
+  return parseCookies(cookies)[GATE_MARKER_COOKIE] === '1';
 }
 
 /**

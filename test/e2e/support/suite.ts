@@ -5,8 +5,8 @@
  * error or failed request.
  */
 import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
-import {launchBrowser, watchProblems, type PageProblems} from './browser';
-import {startStack, type Stack} from './stack';
+import {launchBrowser, watchProblems, type PageProblems} from '../../../scripts/support/browser';
+import {startStack, type Stack} from '../../../scripts/support/stack';
 
 export interface BrowserSuite {
   readonly stack: Stack;

@@ -10,14 +10,17 @@
 import {randomBytes} from 'node:crypto';
 import {existsSync} from 'node:fs';
 import path from 'node:path';
-import {DEFAULT_LOCAL_AUTH_PORT, LOCAL_CLIENT_ID} from '../../../src/auth/config';
-import {TEST_CONTROL_HEADER} from '../../../scripts/local-provider/handlers';
-import {startLocalProvider, type LocalProvider} from '../../../scripts/local-provider/server';
-import {startNginx} from '../../../scripts/serve-nginx';
-import {createGate} from '../../../server/gate';
-import {freePort} from '../../support/ports';
+import {DEFAULT_LOCAL_AUTH_PORT, LOCAL_CLIENT_ID} from '../../src/auth/config';
+import {TEST_CONTROL_HEADER, type ProviderState} from '../local-provider/handlers';
+import {startLocalProvider, type LocalProvider} from '../local-provider/server';
+import {startNginx} from '../serve-nginx';
+import {createGate} from '../../server/gate';
+import {freePort} from './ports';
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../..');
+
+/** The local provider's counters (scripts/local-provider/handlers.ts). */
+export type ProviderStats = ProviderState['stats'];
 
 export interface Stack {
   siteUrl: string;
@@ -32,7 +35,7 @@ export interface Stack {
     passThrough?: boolean;
   }) => Promise<void>;
   /** Authenticate calls the provider has seen, and the most at once. */
-  providerStats: () => Promise<{authenticateCalls: number; maxInFlight: number}>;
+  providerStats: () => Promise<ProviderStats>;
   stop: () => Promise<void>;
 }
 
@@ -87,10 +90,7 @@ export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} 
       }
     },
     providerStats: async () =>
-      (await (await fetch(`${provider.url}/__local/stats`, {headers: {[TEST_CONTROL_HEADER]: '1'}})).json()) as {
-        authenticateCalls: number;
-        maxInFlight: number;
-      },
+      (await (await fetch(`${provider.url}/__local/stats`, {headers: {[TEST_CONTROL_HEADER]: '1'}})).json()) as ProviderStats,
     stop: async () => {
       await stopSite();
       await provider.close();

@@ -8,7 +8,7 @@ import {chromium, type Browser, type BrowserContext, type Page} from 'playwright
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 /** Headless, sandbox-free, and silent on the network (shared with scripts/bench.mjs). */
-const CHROMIUM_FLAGS = JSON.parse(readFileSync(path.resolve(__dirname, '../../../scripts/chromium-flags.json'), 'utf8')) as string[];
+const CHROMIUM_FLAGS = JSON.parse(readFileSync(path.resolve(__dirname, '../chromium-flags.json'), 'utf8')) as string[];
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROME_PATH)) {
