@@ -9,15 +9,22 @@
  */
 import {createContext, useCallback, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
 import {AuthKitProvider, LoginRequiredError, useAuth} from '@workos-inc/authkit-react';
+import type {OnRefreshResponse} from '@workos-inc/authkit-js';
 import {useHistory} from '@docusaurus/router';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {resolveRedirectUri, type AuthSettings} from './config';
-import type {AuthActions, AuthState, User} from './entities';
-import {toImpersonator, toUser} from './adapters';
+import type {AccessTokenClaims, AuthActions, AuthResponse, AuthState, User} from './entities';
+import {orNull, readAccessTokenClaims, toAuthResponse, toUser} from './adapters';
 import {currentReturnTo, safeReturnTo} from './returnTo';
 import {isBrowserStorageUsable, safeGetItem} from './storage';
 import type {Audience} from './access/audience';
 import {endGateSession, gatePresent, syncGateSession} from './access/gateSession';
+
+/** The provider's latest answer, mapped to the spec's entities (adapters.ts). */
+interface ProviderSession {
+  response: AuthResponse;
+  claims: AccessTokenClaims;
+}
 
 /** Something the user should know about their session, shown by AuthNotices. */
 export type AuthNotice =
@@ -174,12 +181,17 @@ export default function PortalAuthProvider({
   // gate can serve the members' version.
   const gateAudience = gate?.audience;
   const gateBaseUrl = gate?.baseUrl;
+  // The provider's answer, as the spec's Auth response and access-token
+  // claims: what the context exposes (role, permissions, …) is read from these.
+  const [session, setSession] = useState<ProviderSession | null>(null);
   const onRefresh = useCallback(
-    ({accessToken}: {accessToken: string}) => {
-      if (!gateBaseUrl) {
+    (payload: OnRefreshResponse) => {
+      const response = orNull(() => toAuthResponse(payload), 'an authentication response that does not fit');
+      setSession(response ? {response, claims: readAccessTokenClaims(response.accessToken)} : null);
+      if (!response || !gateBaseUrl) {
         return;
       }
-      void syncGateSession(accessToken, gateBaseUrl).then((result) => {
+      void syncGateSession(response.accessToken, gateBaseUrl).then((result) => {
         if (result === 'started' && gateAudience === 'public') {
           window.location.reload();
         } else if (result === 'refused' || result === 'failed') {
@@ -214,7 +226,7 @@ export default function PortalAuthProvider({
       onRedirectCallback={onRedirectCallback}
       onRefresh={onRefresh}
       onRefreshFailure={onRefreshFailure}>
-      <SdkBridge settings={settings} gateBaseUrl={gateBaseUrl} notice={notice} setNotice={setNotice}>
+      <SdkBridge settings={settings} session={session} gateBaseUrl={gateBaseUrl} notice={notice} setNotice={setNotice}>
         {children}
       </SdkBridge>
     </AuthKitProvider>
@@ -224,12 +236,14 @@ export default function PortalAuthProvider({
 /** Maps the SDK's context to the portal's and watches for failures the SDK only logs. */
 function SdkBridge({
   settings,
+  session,
   gateBaseUrl,
   notice,
   setNotice,
   children,
 }: {
   settings: AuthSettings;
+  session: ProviderSession | null;
   gateBaseUrl: string | undefined;
   notice: AuthNotice | null;
   setNotice: (notice: AuthNotice | null) => void;
@@ -274,7 +288,9 @@ function SdkBridge({
     document.documentElement.toggleAttribute('data-portal-signed-in', Boolean(sdk.user));
   }, [sdk.user]);
 
-  const user: User | null = useMemo(() => (sdk.user ? toUser(sdk.user) : null), [sdk.user]);
+  // A user the adapters cannot map is logged once and shown as signed out.
+  const user: User | null = useMemo(() => (sdk.user ? orNull(() => toUser(sdk.user), 'a user that does not fit') : null), [sdk.user]);
+  const claims = user ? (session?.claims ?? null) : null;
   const {signIn: sdkSignIn, signUp: sdkSignUp, signOut: sdkSignOut, switchToOrganization: sdkSwitch, getAccessToken, getUser} = sdk;
 
   const start = useCallback(
@@ -296,12 +312,12 @@ function SdkBridge({
   const value: PortalAuthValue = {
     isLoading: sdk.isLoading,
     user,
-    role: sdk.role,
-    roles: sdk.roles ?? [],
-    organizationId: sdk.organizationId,
-    permissions: sdk.permissions,
-    featureFlags: sdk.featureFlags,
-    impersonator: toImpersonator(sdk.impersonator),
+    role: claims?.role ?? null,
+    roles: claims?.roles ?? [],
+    organizationId: user ? (claims?.org_id ?? session?.response.organizationId ?? null) : null,
+    permissions: claims?.permissions ?? [],
+    featureFlags: claims?.feature_flags ?? [],
+    impersonator: user ? (session?.response.impersonator ?? null) : null,
     available: true,
     notice,
     dismissNotice: () => setNotice(null),
@@ -329,7 +345,7 @@ function SdkBridge({
     getAccessToken,
     getUser: () => {
       const current = getUser();
-      return current ? toUser(current) : null;
+      return current ? orNull(() => toUser(current), 'a user that does not fit') : null;
     },
     switchToOrganization: (organizationId: string) => sdkSwitch({organizationId}),
   };

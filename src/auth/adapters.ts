@@ -79,24 +79,59 @@ export function toImpersonator(raw: unknown): Impersonator | null {
   return {email: raw.email, reason: typeof raw.reason === 'string' ? raw.reason : null};
 }
 
-const KNOWN_RESPONSE_KEYS = new Set(['user', 'organization_id', 'access_token', 'refresh_token', 'impersonator']);
+const KNOWN_RESPONSE_KEYS = new Set([
+  'user',
+  'organization_id',
+  'organizationId',
+  'access_token',
+  'accessToken',
+  'refresh_token',
+  'refreshToken',
+  'impersonator',
+]);
 
-/** Maps the provider's authenticate response (snake_case JSON) to the spec's Auth response. */
+/**
+ * Maps an authenticate response to the spec's Auth response: the provider's
+ * snake_case JSON, or the SDK's camelCase `onRefresh` payload (which leaves
+ * the refresh token out).
+ */
 export function toAuthResponse(raw: unknown): AuthResponse {
   if (!isObject(raw)) {
     throw new ProviderResponseError('the authenticate response must be a JSON object');
   }
-  const accessToken = requireString(raw, 'access_token', 'response');
+  const camel = 'accessToken' in raw;
+  const accessToken = requireString(raw, camel ? 'accessToken' : 'access_token', 'response');
   readAccessTokenClaims(accessToken);
   const extra = Object.fromEntries(Object.entries(raw).filter(([key]) => !KNOWN_RESPONSE_KEYS.has(key)));
+  const refreshToken = raw[camel ? 'refreshToken' : 'refresh_token'];
   return {
     user: toUser(raw.user),
-    organizationId: optionalString(raw, 'organization_id'),
+    organizationId: optionalString(raw, camel ? 'organizationId' : 'organization_id'),
     accessToken,
-    refreshToken: typeof raw.refresh_token === 'string' ? raw.refresh_token : '',
+    refreshToken: typeof refreshToken === 'string' ? refreshToken : '',
     impersonator: toImpersonator(raw.impersonator),
     extra,
   };
+}
+
+const reported = new Set<string>();
+
+/**
+ * For rendering: the adapters' result, or null (shown as signed out) when the
+ * provider's answer does not fit; the problem is logged once, never thrown
+ * into a render.
+ */
+export function orNull<T>(adapt: () => T, what: string): T | null {
+  try {
+    return adapt();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!reported.has(message)) {
+      reported.add(message);
+      console.error(`Developer Portal: ignoring ${what}. ${message}`);
+    }
+    return null;
+  }
 }
 
 /**

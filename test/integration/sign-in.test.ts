@@ -195,6 +195,32 @@ describe('sign-in failures', () => {
     await current.screen.findByRole('alert', {name: 'Sign-in failed'});
     expect(current.screen.getByRole('heading', {name: 'API Gateway'})).toBeVisible();
   });
+
+  it('shows the signed-out view, and logs once, when the provider sends a user without the fields the spec requires', async () => {
+    const authorizeUrl = await clickSignIn(await open('/docs/'));
+    const callbackUrl = await completeSignInAtProvider(authorizeUrl.toString(), 'user_developer');
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const accessToken = `${encode({alg: 'RS256'})}.${encode({sid: 'session_x', iat: now, exp: now + 300, role: 'member'})}.c2ln`;
+    providerState.fault = {
+      delayMs: 0,
+      passThrough: false,
+      status: 200,
+      // A user without created_at / updated_at.
+      body: JSON.stringify({user: {object: 'user', id: 'user_x', email: 'x@acme.test'}, access_token: accessToken, refresh_token: 'r'}),
+      contentType: 'application/json',
+      remaining: 1,
+    };
+
+    const current = await open(callbackUrl.replace(SITE_ORIGIN, ''));
+    await current.waitFor(() => expect(providerState.fault).toBeNull());
+    await current.waitFor(() => expect(current.screen.getByRole('button', {name: 'Sign in'})).toBeVisible());
+    expect(current.screen.getByRole('heading', {name: 'API Gateway'})).toBeVisible();
+    // The same fault reaches two adapters (the response and the user); it is reported once.
+    const reports = consoleError.mock.calls.filter(([message]) => String(message).includes('user.createdAt must be a non-empty string'));
+    expect(reports).toHaveLength(1);
+    expect(String(reports[0]?.[0])).toMatch(/^Developer Portal: ignoring /);
+  });
 });
 
 describe('hostile or broken callbacks', () => {

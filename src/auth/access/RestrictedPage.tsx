@@ -10,6 +10,7 @@ import {useDoc} from '@docusaurus/plugin-content-docs/client';
 import usePortalAuth from '../usePortalAuth';
 import {gatePresent} from './gateSession';
 import {missingAccess, principalFromClaims, RULE_FRONT_MATTER_KEY, SIGNED_IN_RULE, type AccessRule} from './rules';
+import SignInButton from '../components/SignInButton';
 import styles from './access.module.css';
 
 /** The page's rule, as the access plugin wrote it into its front matter (its one channel to the page). */
@@ -56,7 +57,7 @@ function useRestrictedMessage(): {title: string; body: string; action: 'sign-in'
 
 export default function RestrictedPage(): ReactNode {
   const message = useRestrictedMessage();
-  const {signIn, isLoading} = usePortalAuth();
+  const {isLoading} = usePortalAuth();
   return (
     <>
       <Head>
@@ -68,11 +69,7 @@ export default function RestrictedPage(): ReactNode {
         </p>
         <p>{message.body}</p>
         {/* Present (disabled) while loading so the layout does not move. */}
-        {(message.action === 'sign-in' || isLoading) && (
-          <button type="button" className="button button--primary" disabled={isLoading} onClick={() => void signIn()}>
-            Sign in
-          </button>
-        )}
+        {(message.action === 'sign-in' || isLoading) && <SignInButton appearance="solid" size="md" />}
       </section>
     </>
   );

@@ -7,6 +7,7 @@ import {useEffect, useId, useRef, useState, type ReactNode} from 'react';
 import clsx from 'clsx';
 import usePortalAuth from '../usePortalAuth';
 import type {User} from '../entities';
+import SignInButton from './SignInButton';
 import styles from './auth.module.css';
 
 export function displayName(user: User): string {
@@ -25,10 +26,19 @@ export function initials(user: User): string {
 function Avatar({user}: {user: User}): ReactNode {
   const [broken, setBroken] = useState(false);
   if (user.profilePictureUrl && !broken) {
-    return <img className={styles.avatar} src={user.profilePictureUrl} alt="" width={28} height={28} onError={() => setBroken(true)} />;
+    return (
+      <img
+        className={clsx('avatar__photo', styles.avatar)}
+        src={user.profilePictureUrl}
+        alt=""
+        width={28}
+        height={28}
+        onError={() => setBroken(true)}
+      />
+    );
   }
   return (
-    <span className={clsx(styles.avatar, styles.initials)} aria-hidden="true">
+    <span className={clsx('avatar__photo', styles.avatar, styles.initials)} aria-hidden="true">
       {initials(user)}
     </span>
   );
@@ -67,7 +77,9 @@ function UserMenu({mobile}: {mobile: boolean}): ReactNode {
 
   const name = displayName(user);
   return (
-    <div ref={root} className={clsx(styles.userMenu, mobile && styles.mobile)}>
+    <div
+      ref={root}
+      className={clsx('dropdown', !mobile && 'dropdown--right', open && 'dropdown--show', styles.userMenu, mobile && styles.mobile)}>
       <button
         ref={button}
         type="button"
@@ -79,7 +91,7 @@ function UserMenu({mobile}: {mobile: boolean}): ReactNode {
         <span className={styles.userName}>{name}</span>
         <span className={styles.visuallyHidden}>, account menu</span>
       </button>
-      <div id={panelId} className={styles.panel} hidden={!open} role="group" aria-label="Account">
+      <div id={panelId} className={clsx('dropdown__menu', styles.panel)} hidden={!open} role="group" aria-label="Account">
         <p className={styles.panelName}>{name}</p>
         <dl className={styles.facts}>
           <dt>Email</dt>
@@ -131,27 +143,7 @@ export default function AuthNavbarItem({mobile = false, className}: {mobile?: bo
     return null;
   }
   const Wrapper = mobile ? 'li' : 'div';
-  let content: ReactNode;
-  if (auth.isLoading) {
-    // Same box as the "Sign in" button, announced politely to screen readers.
-    content = (
-      <span className={clsx('button button--sm button--outline button--primary', styles.placeholder)} aria-busy="true">
-        <span className={styles.visuallyHidden}>Checking your session…</span>
-        <span aria-hidden="true">Sign in</span>
-      </span>
-    );
-  } else if (auth.user) {
-    content = <UserMenu mobile={mobile} />;
-  } else {
-    content = (
-      <button
-        type="button"
-        className={clsx('button button--sm button--outline button--primary', styles.signIn)}
-        onClick={() => void auth.signIn()}>
-        Sign in
-      </button>
-    );
-  }
+  const content = !auth.isLoading && auth.user ? <UserMenu mobile={mobile} /> : <SignInButton />;
   return (
     <Wrapper className={clsx(mobile ? ['menu__list-item', styles.mobileItem] : 'navbar__item', styles.item, className)}>{content}</Wrapper>
   );

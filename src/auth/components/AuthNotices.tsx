@@ -9,6 +9,7 @@ import clsx from 'clsx';
 import usePortalAuth from '../usePortalAuth';
 import type {AuthNotice} from '../PortalAuthProvider';
 import {displayName} from './AuthNavbarItem';
+import SignInButton from './SignInButton';
 import styles from './auth.module.css';
 
 interface NoticeText {
@@ -60,7 +61,7 @@ export default function AuthNotices(): ReactNode {
   return (
     <div className={styles.notices}>
       {auth.user && auth.impersonator && (
-        <section className={clsx(styles.notice, styles.impersonation)} role="status" aria-label="Impersonation">
+        <section className={clsx('alert alert--secondary', styles.notice)} role="status" aria-label="Impersonation">
           <p>
             <strong>Impersonation:</strong> you are viewing the portal as {displayName(auth.user)} ({auth.user.email}), impersonated by{' '}
             {auth.impersonator.email}.{auth.impersonator.reason ? ` Reason: ${auth.impersonator.reason}.` : ''}
@@ -72,18 +73,14 @@ export default function AuthNotices(): ReactNode {
       )}
       {notice && text && (
         <section
-          className={clsx(styles.notice, styles[text.tone])}
+          className={clsx('alert', `alert--${text.tone}`, styles.notice)}
           role={text.tone === 'info' ? 'status' : 'alert'}
           aria-label={text.title}>
           <p>
             <strong>{text.title}.</strong> {text.body}
           </p>
           <div className={styles.noticeActions}>
-            {notice.kind === 'session-expired' && (
-              <button type="button" className="button button--sm button--primary" onClick={() => void notice.signIn()}>
-                Sign in again
-              </button>
-            )}
+            {notice.kind === 'session-expired' && <SignInButton appearance="solid" label="Sign in again" onClick={notice.signIn} />}
             <button type="button" className="button button--sm button--secondary" onClick={auth.dismissNotice}>
               Dismiss
             </button>
