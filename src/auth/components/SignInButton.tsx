@@ -34,17 +34,36 @@ export default function SignInButton({
     styles.signIn,
     className,
   );
+  // A person icon, shown instead of the label where the navbar is narrow (CSS).
+  const icon = (
+    <svg
+      className={styles.signInIcon}
+      aria-hidden="true"
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2">
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" />
+    </svg>
+  );
   if (isLoading) {
     return (
       <button type="button" className={clsx(classes, styles.pending)} disabled aria-busy="true">
         <span className={styles.visuallyHidden}>Checking your session…</span>
-        <span aria-hidden="true">{label}</span>
+        {icon}
+        <span className={styles.signInLabel} aria-hidden="true">
+          {label}
+        </span>
       </button>
     );
   }
   return (
     <button type="button" className={classes} onClick={() => void (onClick ?? signIn)()}>
-      {label}
+      {icon}
+      <span className={styles.signInLabel}>{label}</span>
     </button>
   );
 }
