@@ -7,6 +7,8 @@ import {SSR_TEMPLATE} from './src/ssr/pageScripts';
 import {isRestricted} from './src/auth/access/rules';
 import {readAudience, scanAccessRules} from './plugins/access/manifest';
 import {accessMarkdownHooks, accessPlugin} from './plugins/access/plugin';
+import {searchIndexVariants} from './plugins/access/searchIndexes';
+import {portalSearch} from './plugins/search';
 
 // This runs in Node.js at build/start time: never import client code here.
 
@@ -115,11 +117,12 @@ const config = {
 
   themes: [
     '@docusaurus/theme-mermaid',
-    [
-      // Local, offline full-text search: the index is built with the site and
-      // served as a static file, so no external search service is involved.
-      '@easyops-cn/docusaurus-search-local',
-      {
+    // Local, offline full-text search: the index is built with the site and
+    // served as a static file, so no external search service is involved.
+    // plugins/search adds, in the members build, one index per set of role
+    // rules, which the gate hands to the readers those rules let in.
+    portalSearch({
+      search: {
         hashed: true,
         language: ['en'],
         indexDocs: true,
@@ -131,7 +134,9 @@ const config = {
         searchBarShortcutHint: true,
         ignoreFiles: unsearchableRoutes,
       },
-    ],
+      variants: audience === 'members' ? searchIndexVariants(accessPages) : [],
+      baseUrl,
+    }),
   ],
 
   presets: [

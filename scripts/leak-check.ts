@@ -329,6 +329,8 @@ export interface AccessManifest {
   version: 1;
   baseUrl: string;
   pages: ManifestPage[];
+  /** The members build's extra search indexes and the role-restricted routes each holds. */
+  searchIndexes?: {file: string; routes: string[]}[];
 }
 
 export function parseManifest(json: string, where: string): AccessManifest {
@@ -438,6 +440,10 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
             path.join(membersDir, route, 'index.html'),
             path.join(membersDir, `${route}.html`),
             ...page.chunks.map((chunk) => path.join(membersDir, chunk)),
+            // The search indexes the gate gives only to readers this page's rule lets in.
+            ...(manifest.searchIndexes ?? [])
+              .filter((index) => index.routes.includes(page.route))
+              .map((index) => path.join(membersDir, index.file)),
           ];
           return [page.source, new Set(files)] as const;
         }),

@@ -7,6 +7,7 @@
  */
 import {canRead, isRestricted, type AccessRule, type Principal} from '../src/auth/access/rules';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
+import {SEARCH_INDEX_FILE, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import {loadBuildFiles, type BuildFile, type BuildFiles} from './buildFiles';
 import {canonicalisePath} from './requestPath';
 
@@ -15,6 +16,10 @@ export interface Site {
   builds: Record<Audience, BuildFiles>;
   /** Members' files that need a rule: restricted pages' HTML and content chunks. */
   rules: Map<string, AccessRule>;
+  /** Role-restricted pages' rules, by route: which search index a member gets. */
+  roleRules: Map<string, AccessRule>;
+  /** The members' search index for each set of readable role-restricted routes (key: the routes, sorted, joined). */
+  searchIndexes: Map<string, BuildFile>;
 }
 
 export type Decision =
@@ -51,7 +56,30 @@ export function loadSite(buildDir: string, manifest: AccessManifest): Site {
       rules.set(chunk, page.rule);
     }
   }
-  return {baseUrl: manifest.baseUrl, builds, rules};
+  const roleRules = new Map(manifest.pages.filter((page) => page.rule.kind === 'roles').map((page) => [page.route, page.rule]));
+  const searchIndexes = new Map<string, BuildFile>();
+  for (const variant of manifest.searchIndexes ?? []) {
+    const file = builds.members.get(variant.file);
+    if (!file) {
+      throw new Error(`access: the search index ${variant.file} is missing from build/members`);
+    }
+    searchIndexes.set([...variant.routes].sort().join('\n'), file);
+  }
+  return {baseUrl: manifest.baseUrl, builds, rules, roleRules, searchIndexes};
+}
+
+/** The members' search index this reader may download: the one holding exactly the role-restricted pages they may read. */
+function searchIndexFor(site: Site, principal: Principal, defaultIndex: BuildFile): BuildFile {
+  const readable = [...site.roleRules].filter(([, rule]) => canRead(rule, principal)).map(([route]) => route);
+  if (readable.length === 0) {
+    return defaultIndex;
+  }
+  const variant = site.searchIndexes.get(readable.sort().join('\n'));
+  if (!variant) {
+    // Never fall back to a larger index; the default one holds nothing that needs a role.
+    return defaultIndex;
+  }
+  return variant;
 }
 
 type FileDecision = Extract<Decision, {kind: 'file'}>;
@@ -86,6 +114,10 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
   const publicFile = site.builds.public.resolve(relative, trailingSlash);
   const membersFile = site.builds.members.resolve(relative, trailingSlash);
   const rule = membersFile ? site.rules.get(membersFile.name) : undefined;
+  if (membersFile?.name.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
+    // Variants are chosen by the session (below), never fetched by name.
+    return notFound(site, 'public', false);
+  }
 
   if (!rule && publicFile && (!membersFile || membersFile.etag === publicFile.etag)) {
     return serve('public', publicFile, false);
@@ -100,6 +132,9 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
     return withheld ? serve('public', withheld, true) : notFound(site, 'public', true);
   }
   if (principal) {
+    if (membersFile?.name === SEARCH_INDEX_FILE) {
+      return serve('members', searchIndexFor(site, principal, membersFile), true);
+    }
     if (membersFile) {
       return serve('members', membersFile, true);
     }

@@ -11,6 +11,7 @@ import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {parseMarkdownContentTitle} from '@docusaurus/utils';
 import {filesUnder} from '../../scripts/support/files';
+import type {SearchIndexVariant} from './searchIndexes';
 import {parseFrontMatter} from '../../scripts/support/frontMatter';
 import {parseAccessRule, PUBLIC_RULE, type AccessRule} from '../../src/auth/access/rules';
 
@@ -31,6 +32,8 @@ export interface AccessPage {
 export interface AccessManifest {
   version: 1;
   baseUrl: string;
+  /** The members build's extra search indexes (plugins/access/searchIndexes.ts), for the gate and the leak check. */
+  searchIndexes?: SearchIndexVariant[];
   /** Which build this is (scripts/build.ts: PORTAL_BUILD_ID, else the git commit and build time); the gate's health endpoint reports it. */
   buildId?: string;
   pages: (AccessPage & {chunks: string[]})[];

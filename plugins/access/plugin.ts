@@ -15,6 +15,7 @@ import type {LoadContext, MarkdownConfig, ParseFrontMatter, Plugin} from '@docus
 import {ACCESS_PLUGIN_NAME, type AccessGlobalData} from '../../src/auth/access/audience';
 import {isRestricted, RULE_FRONT_MATTER_KEY} from '../../src/auth/access/rules';
 import type {AccessManifest, AccessPage, Audience} from './manifest';
+import {searchIndexVariants} from './searchIndexes';
 
 type MarkdownPreprocessor = NonNullable<MarkdownConfig['preprocessor']>;
 
@@ -177,6 +178,7 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
           version: 1,
           baseUrl: context.siteConfig.baseUrl,
           pages: pages.map((page) => ({...page, chunks: isRestricted(page.rule) ? contentChunks(page.route) : []})),
+          searchIndexes: searchIndexVariants(pages),
         };
         writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
       },

@@ -135,6 +135,9 @@ beforeAll(async () => {
   write(path.join(dir, 'public', 'docs', 'admin', 'index.html'), '<h1>Admin</h1><p>Sign in to read this page.</p>');
   write(path.join(dir, 'members', 'docs', 'admin', 'index.html'), `<h1>Admin</h1><p>${ADMIN_TEXT}</p>`);
   write(path.join(dir, 'members', ADMIN_CHUNK), ADMIN_TEXT);
+  write(path.join(dir, 'public', 'search-index.json'), '[{"documents": ["public pages"]}]');
+  write(path.join(dir, 'members', 'search-index.json'), '[{"documents": ["public and signed-in pages"]}]');
+  write(path.join(dir, 'members', '_portal', 'search', 'v1.json'), `[{"documents": ["${ADMIN_TEXT}"]}]`);
   write(
     path.join(dir, 'access-manifest.json'),
     JSON.stringify({
@@ -151,6 +154,7 @@ beforeAll(async () => {
           chunks: [ADMIN_CHUNK.slice(1)],
         },
       ],
+      searchIndexes: [{file: '_portal/search/v1.json', routes: ['/docs/admin']}],
     }),
   );
   gate = await gateWith();
@@ -218,6 +222,26 @@ describe('gate server', () => {
     for (const value of [await admin(), 'a.b.c', 'garbage']) {
       const response = await gate.inject({url: '/docs/ops', headers: {cookie: `${SESSION_COOKIE}=${value}`}});
       expect(response.body).not.toContain(SECRET);
+    }
+  });
+
+  it('gives each reader the search index of exactly what they may read, and never a variant by its own name', async () => {
+    const asDeveloper = await sessionCookie(gate, await developer());
+    const asAdmin = await sessionCookie(gate, await admin());
+    const signedOut = await gate.inject({url: '/search-index.json?_=abc'});
+    expect(signedOut.body).toContain('public pages');
+    const developerIndex = await gate.inject({url: '/search-index.json?_=abc', headers: {cookie: asDeveloper}});
+    expect(developerIndex.body).toContain('public and signed-in pages');
+    expect(developerIndex.body).not.toContain(ADMIN_TEXT);
+    const adminIndex = await gate.inject({url: '/search-index.json?_=abc', headers: {cookie: asAdmin}});
+    expect(adminIndex.body).toContain(ADMIN_TEXT);
+    // Chosen by the session: never cached for another reader.
+    expect(adminIndex.headers['cache-control']).toBe('private, no-cache');
+    expect(adminIndex.headers.vary).toContain('Cookie');
+    for (const cookie of [undefined, asDeveloper, asAdmin]) {
+      const direct = await gate.inject({url: '/_portal/search/v1.json', headers: cookie ? {cookie} : {}});
+      expect(direct.statusCode).toBe(404);
+      expect(direct.body).not.toContain(ADMIN_TEXT);
     }
   });
 

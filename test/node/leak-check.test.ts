@@ -1,4 +1,4 @@
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {gzipSync} from 'node:zlib';
@@ -254,6 +254,21 @@ describe('runLeakCheck (npm run leak-check)', () => {
     expect(result.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([
       path.join('build', 'members', 'assets', 'js', 'version-data.js'),
     ]);
+  });
+
+  it("allows a role page's phrases in the search index the gate gives only to that role, and in no other index", () => {
+    fixture({publicLeak: false});
+    const manifestFile = path.join(tmp, 'build', 'access-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {searchIndexes?: {file: string; routes: string[]}[]};
+    manifest.searchIndexes = [{file: '_portal/search/admin.json', routes: ['/docs/secret']}];
+    write('build/access-manifest.json', JSON.stringify(manifest));
+    write('build/members/_portal/search/admin.json', JSON.stringify([{documents: [{c: `${FIRST} region`}]}]));
+    expect(runLeakCheck({root: tmp})).toMatchObject({exitCode: 0, leaks: []});
+
+    write('build/members/search-index.json', JSON.stringify([{documents: [{c: `${FIRST} region`}]}]));
+    const leaked = runLeakCheck({root: tmp});
+    expect(leaked.exitCode).toBe(1);
+    expect(leaked.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([path.join('build', 'members', 'search-index.json')]);
   });
 
   it('ignores phrases that a public page contains too', () => {

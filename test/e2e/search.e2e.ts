@@ -1,0 +1,98 @@
+/**
+ * Search finds exactly what each reader may read, in the navbar's
+ * suggestions and on the /search page: a signed-out reader, a member without
+ * the admin role and an admin search for a word only the Admin Service page
+ * uses (only the admin finds it) and for a word of a public page (all three
+ * find it); and the first two never download an index holding the Admin
+ * Service text.
+ */
+import {readFileSync} from 'node:fs';
+import path from 'node:path';
+import type {Page} from 'playwright-core';
+import sidebars from '../../sidebars';
+import {browserSuite} from './support/suite';
+
+jest.setTimeout(90_000);
+
+const ROOT = path.resolve(__dirname, '../..');
+const DOC_IDS = sidebars.internalDevelopersSidebar.flatMap((category) => category.items);
+const ADMIN_ID = 'internal-developers/services/admin-service';
+const PUBLIC_ID = 'internal-developers/services/api-gateway';
+
+/** A long word that only this page's body uses (in no other page, the handbook home or its own title). */
+function wordOnlyIn(id: string): string {
+  const text = (docId: string) =>
+    readFileSync(path.join(ROOT, 'docs', `${docId}.md`), 'utf8')
+      .replace(/^---[\s\S]*?---/, '')
+      .toLowerCase();
+  const others = [...DOC_IDS.filter((other) => other !== id).map(text), text('internal-developers/README')].join('\n');
+  const words = new Set(text(id).match(/\b[a-z]{9,}\b/g) ?? []);
+  const word = [...words].sort().find((candidate) => !others.includes(candidate));
+  if (!word) {
+    throw new Error(`no word is used by ${id} alone`);
+  }
+  return word;
+}
+
+const ADMIN_WORD = wordOnlyIn(ADMIN_ID);
+const PUBLIC_WORD = wordOnlyIn(PUBLIC_ID);
+
+const suite = browserSuite();
+
+/** Every search index body this page downloads. */
+function recordIndexes(page: Page): string[] {
+  const bodies: string[] = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.endsWith('search-index.json')) {
+      void response
+        .text()
+        .then((body) => bodies.push(body))
+        .catch(() => undefined);
+    }
+  });
+  return bodies;
+}
+
+async function suggestions(page: Page, word: string): Promise<string[]> {
+  const input = page.locator('input[aria-label="Search"]');
+  await input.fill('');
+  await input.fill(word);
+  // Either suggestions or the plugin's "No results" appear once the index has answered.
+  await page.locator('[role="option"], :text("No results")').first().waitFor();
+  return page.getByRole('option').allInnerTexts();
+}
+
+async function searchPage(page: Page, word: string): Promise<string> {
+  await page.goto(`${suite.stack.siteUrl}/search?q=${encodeURIComponent(word)}`, {waitUntil: 'networkidle'});
+  // The results (each an <article> with the page's path), or the plugin's empty state.
+  await page.locator('article h2, :text("No documents were found")').first().waitFor();
+  return (await page.locator('article').allInnerTexts()).join('\n');
+}
+
+describe('search respects access', () => {
+  it.each([
+    ['signed out', null, false],
+    ['a member without the admin role', /Devon Developer/, false],
+    ['an admin', /Ada Admin/, true],
+  ] as const)('%s', async (_who, user, findsAdmin) => {
+    const page = await suite.open('/docs/');
+    const indexes = recordIndexes(page);
+    if (user) {
+      await suite.signIn(page, user);
+      await suite.userMenu(page, user).waitFor();
+    }
+
+    const adminHits = await suggestions(page, ADMIN_WORD);
+    expect(adminHits.some((hit) => hit.includes('Admin Service'))).toBe(findsAdmin);
+    const publicHits = await suggestions(page, PUBLIC_WORD);
+    expect(publicHits.some((hit) => hit.includes('API Gateway'))).toBe(true);
+
+    const adminResults = await searchPage(page, ADMIN_WORD);
+    expect(adminResults.includes('Admin Service')).toBe(findsAdmin);
+    const publicResults = await searchPage(page, PUBLIC_WORD);
+    expect(publicResults).toContain('API Gateway');
+
+    expect(indexes.length).toBeGreaterThan(0);
+    expect(indexes.some((body) => body.toLowerCase().includes(ADMIN_WORD))).toBe(findsAdmin);
+  });
+});
