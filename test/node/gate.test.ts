@@ -239,10 +239,16 @@ describe('gate server', () => {
     expect(adminIndex.headers['cache-control']).toBe('private, no-cache');
     expect(adminIndex.headers.vary).toContain('Cookie');
     for (const cookie of [undefined, asDeveloper, asAdmin]) {
-      const direct = await gate.inject({url: '/_portal/search/v1.json', headers: cookie ? {cookie} : {}});
-      expect(direct.statusCode).toBe(404);
-      expect(direct.body).not.toContain(ADMIN_TEXT);
+      for (const spelling of spellingsOf('/_portal/search/v1.json')) {
+        const direct = await rawGetFollowing(origin, spelling.url, cookie ? {cookie} : {});
+        expect([400, 404]).toContain(direct.status);
+        expect(direct.body).not.toContain(ADMIN_TEXT);
+      }
     }
+    // Other spellings of the index itself are decided the same way.
+    const spelledAsDeveloper = await rawGetFollowing(origin, '//search-index.json?_=abc', {cookie: asDeveloper});
+    expect(spelledAsDeveloper.body).not.toContain(ADMIN_TEXT);
+    expect((await rawGetFollowing(origin, '/%73earch-index.json', {cookie: asAdmin})).body).toContain(ADMIN_TEXT);
   });
 
   it('enforces roles for the HTML and the chunk of a role-restricted page', async () => {
