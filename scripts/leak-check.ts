@@ -20,6 +20,7 @@ import {brotliDecompressSync, gunzipSync} from 'node:zlib';
 import {existsSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {decodeHTML} from 'entities';
+import {SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import {filesUnder} from './support/files';
 import type {AccessRule} from '../src/auth/access/rules';
 
@@ -443,7 +444,13 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
             // The search indexes the gate gives only to readers this page's rule lets in.
             ...(manifest.searchIndexes ?? [])
               .filter((index) => index.routes.includes(page.route))
-              .map((index) => path.join(membersDir, index.file)),
+              .map((index) => {
+                // Only the folder the gate never serves by name may hold a variant (never the index every member gets).
+                if (!index.file.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
+                  throw new Error(`search index ${index.file} in the manifest is not under ${SEARCH_VARIANTS_DIR}/`);
+                }
+                return path.join(membersDir, index.file);
+              }),
           ];
           return [page.source, new Set(files)] as const;
         }),

@@ -119,7 +119,10 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
     return notFound(site, 'public', false);
   }
 
-  if (!rule && publicFile && (!membersFile || membersFile.etag === publicFile.etag)) {
+  // The search index is always chosen by the session, even when the default
+  // ones of the two builds happen to be the same bytes.
+  const isSearchIndex = membersFile?.name === SEARCH_INDEX_FILE;
+  if (!rule && !isSearchIndex && publicFile && (!membersFile || membersFile.etag === publicFile.etag)) {
     return serve('public', publicFile, false);
   }
   const principal = await readPrincipal();
@@ -132,7 +135,7 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
     return withheld ? serve('public', withheld, true) : notFound(site, 'public', true);
   }
   if (principal) {
-    if (membersFile?.name === SEARCH_INDEX_FILE) {
+    if (membersFile && isSearchIndex) {
       return serve('members', searchIndexFor(site, principal, membersFile), true);
     }
     if (membersFile) {

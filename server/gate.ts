@@ -237,14 +237,21 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         .code(401)
         .send({error: 'the access token is missing, invalid, expired, from another issuer or for another organisation'});
     }
-    const hadSession = (await readSession(request)) !== null;
-    const {value} = await sessions.issue({providerSessionId: verified.sid, principal: verified.principal, expiresAt: verified.exp});
+    const previous = await readSession(request);
+    const {value, session} = await sessions.issue({
+      providerSessionId: verified.sid,
+      principal: verified.principal,
+      expiresAt: verified.exp,
+    });
+    // What the rules can see changed (another organisation, a role taken away):
+    // pages and the search index the browser holds may no longer fit.
+    const changed = previous !== null && JSON.stringify(previous.principal) !== JSON.stringify(session.principal);
     const maxAge = Math.max(0, verified.exp - Math.floor(Date.now() / 1000));
     reply.header('Set-Cookie', [
       serializeCookie(SESSION_COOKIE, value, {...cookieOptions(request), httpOnly: true, maxAge}),
       markerFor(request),
     ]);
-    return reply.send({hadSession, expiresAt: verified.exp});
+    return reply.send({hadSession: previous !== null, changed, expiresAt: verified.exp});
   });
 
   app.delete(sessionUrl, async (request, reply) => {

@@ -27,8 +27,12 @@ export interface SearchIndexVariant {
 /** The variants for a list of pages: one per non-empty set of distinct role rules. */
 export function searchIndexVariants(pages: AccessPage[]): SearchIndexVariant[] {
   const byRule = new Map<string, {rule: AccessRule; routes: string[]}>();
-  for (const page of pages.filter((candidate) => candidate.rule.kind === 'roles')) {
-    const key = JSON.stringify(page.rule);
+  for (const page of pages) {
+    if (page.rule.kind !== 'roles') {
+      continue;
+    }
+    // The same rule however its lists are ordered: one index, not two.
+    const key = JSON.stringify({roles: [...page.rule.roles].sort(), permissions: [...page.rule.permissions].sort()});
     const entry = byRule.get(key) ?? {rule: page.rule, routes: []};
     entry.routes.push(page.route);
     byRule.set(key, entry);

@@ -192,7 +192,10 @@ export default function PortalAuthProvider({
         return;
       }
       void syncGateSession(response.accessToken, gateBaseUrl).then((result) => {
-        if (result === 'started' && gateAudience === 'public') {
+        // Load the page again when the gate now answers differently: into the
+        // members build after sign-in, or with what a changed role may read
+        // (the search worker keeps the index it loaded for the page's life).
+        if ((result === 'started' && gateAudience === 'public') || result === 'changed') {
           window.location.reload();
         } else if (result === 'refused' || result === 'failed') {
           console.warn(`Developer Portal: the gate server did not accept the session (${result}); pages for members stay hidden.`);

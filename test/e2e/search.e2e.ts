@@ -39,16 +39,17 @@ const PUBLIC_WORD = wordOnlyIn(PUBLIC_ID);
 
 const suite = browserSuite();
 
-/** Every search index body this page downloads. */
-function recordIndexes(page: Page): string[] {
+/**
+ * Every search index body this page downloads: each answer passes through
+ * this route handler, which reads it in full before handing it to the page,
+ * so none can slip past (a listener could miss a body once the page moves on).
+ */
+async function recordIndexes(page: Page): Promise<string[]> {
   const bodies: string[] = [];
-  page.on('response', (response) => {
-    if (new URL(response.url()).pathname.endsWith('search-index.json')) {
-      void response
-        .text()
-        .then((body) => bodies.push(body))
-        .catch(() => undefined);
-    }
+  await page.route('**/search-index.json*', async (route) => {
+    const response = await route.fetch();
+    bodies.push(await response.text());
+    await route.fulfill({response});
   });
   return bodies;
 }
@@ -76,7 +77,7 @@ describe('search respects access', () => {
     ['an admin', /Ada Admin/, true],
   ] as const)('%s', async (_who, user, findsAdmin) => {
     const page = await suite.open('/docs/');
-    const indexes = recordIndexes(page);
+    const indexes = await recordIndexes(page);
     if (user) {
       await suite.signIn(page, user);
       await suite.userMenu(page, user).waitFor();

@@ -6,7 +6,7 @@
  * endpoint, replayed cookies).
  */
 import {randomBytes} from 'node:crypto';
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type {FastifyInstance} from 'fastify';
@@ -251,6 +251,25 @@ describe('gate server', () => {
     expect((await rawGetFollowing(origin, '/%73earch-index.json', {cookie: asAdmin})).body).toContain(ADMIN_TEXT);
   });
 
+  it('chooses the search index by the session even when both builds have the same default index', async () => {
+    const membersIndex = path.join(dir, 'members', 'search-index.json');
+    const before = readFileSync(membersIndex, 'utf8');
+    write(membersIndex, readFileSync(path.join(dir, 'public', 'search-index.json'), 'utf8'));
+    const server = await gateWith();
+    try {
+      const asAdmin = await sessionCookie(server, await admin());
+      const answer = await server.inject({url: '/search-index.json', headers: {cookie: asAdmin}});
+      expect(answer.body).toContain(ADMIN_TEXT);
+      expect(answer.headers['cache-control']).toBe('private, no-cache');
+      const signedOut = await server.inject({url: '/search-index.json'});
+      expect(signedOut.body).not.toContain(ADMIN_TEXT);
+      expect(signedOut.headers.vary).toContain('Cookie');
+    } finally {
+      await server.close();
+      write(membersIndex, before);
+    }
+  });
+
   it('enforces roles for the HTML and the chunk of a role-restricted page', async () => {
     const asDeveloper = await sessionCookie(gate, await developer());
     expect((await gate.inject({url: '/docs/admin', headers: {cookie: asDeveloper}})).body).toContain('Sign in to read this page');
@@ -354,7 +373,10 @@ describe('gate server', () => {
     const cookie = session.split(';')[0] as string;
 
     const renewed = await gate.inject({method: 'POST', url: '/_portal/session', headers: {cookie}, payload: {accessToken}});
-    expect(renewed.json()).toMatchObject({hadSession: true});
+    expect(renewed.json()).toMatchObject({hadSession: true, changed: false});
+    // The same browser, now with the admin role: the rules see something else, and the browser is told so.
+    const promoted = await gate.inject({method: 'POST', url: '/_portal/session', headers: {cookie}, payload: {accessToken: await admin()}});
+    expect(promoted.json()).toMatchObject({hadSession: true, changed: true});
 
     const ended = await gate.inject({method: 'DELETE', url: '/_portal/session', headers: {cookie}});
     expect(ended.statusCode).toBe(204);

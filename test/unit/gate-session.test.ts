@@ -42,6 +42,7 @@ describe('gate session (browser side)', () => {
 
   it.each([
     [answer(200, {hadSession: true}), 'renewed'],
+    [answer(200, {hadSession: true, changed: true}), 'changed'],
     [answer(401, {error: 'invalid'}), 'refused'],
     [answer(403), 'refused'],
     [answer(502), 'failed'],

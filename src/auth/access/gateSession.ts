@@ -11,7 +11,12 @@ import {parse as parseCookies} from 'cookie';
 export const GATE_MARKER_COOKIE = 'portal_gate';
 export const SESSION_PATH = '_portal/session';
 
-export type GateSync = 'no-gate' | 'started' | 'renewed' | 'refused' | 'failed';
+/**
+ * `started`: there was no session (the page on screen came from the public
+ * build); `changed`: the roles or permissions the rules look at changed, so
+ * what the page holds (its build, its search index) may no longer fit.
+ */
+export type GateSync = 'no-gate' | 'started' | 'renewed' | 'changed' | 'refused' | 'failed';
 
 export function gatePresent(cookies: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
   return parseCookies(cookies)[GATE_MARKER_COOKIE] === '1';
@@ -41,7 +46,10 @@ export async function syncGateSession(accessToken: string, baseUrl: string): Pro
     if (!response.ok) {
       return 'failed';
     }
-    const body = (await response.json()) as {hadSession?: unknown};
+    const body = (await response.json()) as {hadSession?: unknown; changed?: unknown};
+    if (body.changed === true) {
+      return 'changed';
+    }
     return body.hadSession === true ? 'renewed' : 'started';
   } catch {
     return 'failed';
