@@ -21,8 +21,8 @@ import {existsSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {decodeHTML} from 'entities';
 import {SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
+import type {AccessManifest} from '../plugins/access/manifest';
 import {filesUnder} from './support/files';
-import type {AccessRule} from '../src/auth/access/rules';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -318,21 +318,8 @@ export function findLeaks({pages, dir, files}: {pages: PagePhrases[]; dir: strin
   return leaks;
 }
 
-export interface ManifestPage {
-  route: string;
-  source: string;
-  title: string;
-  rule: AccessRule;
-  chunks: string[];
-}
-
-export interface AccessManifest {
-  version: 1;
-  baseUrl: string;
-  pages: ManifestPage[];
-  /** The members build's extra search indexes and the role-restricted routes each holds. */
-  searchIndexes?: {file: string; routes: string[]}[];
-}
+/** The manifest the members build writes (plugins/access/manifest.ts), one page of it. */
+type ManifestPage = AccessManifest['pages'][number];
 
 export function parseManifest(json: string, where: string): AccessManifest {
   let value: unknown;

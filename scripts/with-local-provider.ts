@@ -8,17 +8,10 @@
  */
 import {spawn} from 'node:child_process';
 import {DEFAULT_LOCAL_AUTH_PORT, LOCAL_CLIENT_ID} from '../src/auth/config';
-import {startLocalProvider, type LocalProvider} from './local-provider/server';
+import {localAllowedOrigins, startLocalProvider, type LocalProvider} from './local-provider/server';
 
-function allowedOrigins(env: NodeJS.ProcessEnv): string[] {
-  const origins = new Set(['http://localhost:3000', 'http://127.0.0.1:3000']);
-  for (const value of [env.SITE_URL, env.WORKOS_REDIRECT_URI, ...(env.LOCAL_AUTH_ALLOWED_ORIGINS ?? '').split(',')]) {
-    if (value?.trim()) {
-      origins.add(new URL(value.trim()).origin);
-    }
-  }
-  return [...origins];
-}
+/** The port `docusaurus start` serves the site on. */
+const DEV_SERVER_PORT = 3000;
 
 async function main(): Promise<void> {
   const [command, ...args] = process.argv.slice(2);
@@ -31,7 +24,11 @@ async function main(): Promise<void> {
   if (!env.WORKOS_CLIENT_ID && env.AUTH_DISABLED !== 'true') {
     const port = Number(env.LOCAL_AUTH_PORT ?? DEFAULT_LOCAL_AUTH_PORT);
     try {
-      provider = await startLocalProvider({port, clientId: LOCAL_CLIENT_ID, allowedOrigins: allowedOrigins(env)});
+      provider = await startLocalProvider({
+        port,
+        clientId: LOCAL_CLIENT_ID,
+        allowedOrigins: localAllowedOrigins(env, DEV_SERVER_PORT),
+      });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       console.error(

@@ -39,20 +39,10 @@ async function startLocalProviderIfNeeded(settings: GateSettings): Promise<(() =
       'WORKOS_CLIENT_ID is not set, and the local sign-in provider (a development tool) is not installed here: set WORKOS_CLIENT_ID (and WORKOS_ORGANIZATION_ID, PORTAL_SESSION_SECRET) for production',
     );
   }
-  const origins = new Set([`http://localhost:${settings.port}`, `http://127.0.0.1:${settings.port}`]);
-  for (const value of [
-    process.env.SITE_URL,
-    process.env.WORKOS_REDIRECT_URI,
-    ...(process.env.LOCAL_AUTH_ALLOWED_ORIGINS ?? '').split(','),
-  ]) {
-    if (value?.trim()) {
-      origins.add(new URL(value.trim()).origin);
-    }
-  }
   const provider = await module.startLocalProvider({
     port: settings.localProviderPort,
     clientId: settings.clientId,
-    allowedOrigins: [...origins],
+    allowedOrigins: module.localAllowedOrigins(process.env, settings.port),
   });
   logLine('info', `local sign-in provider at ${provider.url} (client id ${settings.clientId}); set WORKOS_CLIENT_ID to use WorkOS instead`);
   return provider.close;

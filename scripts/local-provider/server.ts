@@ -8,6 +8,21 @@ import express from 'express';
 import {createMiddleware} from '@mswjs/http-middleware';
 import {createProviderHandlers, type ProviderOptions} from './handlers';
 
+/**
+ * The origins the local provider accepts for redirect_uri, return_to and
+ * CORS: the site on `sitePort` (localhost and 127.0.0.1), SITE_URL,
+ * WORKOS_REDIRECT_URI and LOCAL_AUTH_ALLOWED_ORIGINS (comma-separated).
+ */
+export function localAllowedOrigins(env: NodeJS.ProcessEnv, sitePort: number): string[] {
+  const origins = new Set([`http://localhost:${sitePort}`, `http://127.0.0.1:${sitePort}`]);
+  for (const value of [env.SITE_URL, env.WORKOS_REDIRECT_URI, ...(env.LOCAL_AUTH_ALLOWED_ORIGINS ?? '').split(',')]) {
+    if (value?.trim()) {
+      origins.add(new URL(value.trim()).origin);
+    }
+  }
+  return [...origins];
+}
+
 export interface LocalProvider {
   url: string;
   port: number;
