@@ -29,7 +29,6 @@ export interface KeyStoreOptions {
 export interface KeyStatus {
   /** A key set is loaded (possibly an older one kept through failures). */
   ready: boolean;
-  loadedAt: number | null;
   consecutiveFailures: number;
 }
 
@@ -62,7 +61,6 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
   const fetchJwks = options.fetchJwks ?? ((url: URL, signal: AbortSignal) => fetch(url, {signal, headers: {Accept: 'application/json'}}));
 
   let keys: JWTVerifyGetKey | null = null;
-  let loadedAt: number | null = null;
   let failures = 0;
   let inFlight: Promise<void> | null = null;
   let lastAttemptAt = 0;
@@ -96,7 +94,6 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
         throw new Error('the answer is not a key set');
       }
       keys = createLocalJWKSet(body);
-      loadedAt = Date.now();
       failures = 0;
       backoffUntil = 0;
       schedule(refreshIntervalMs);
@@ -167,7 +164,7 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
   return {
     getKey,
     refresh,
-    status: () => ({ready: keys !== null, loadedAt, consecutiveFailures: failures}),
+    status: () => ({ready: keys !== null, consecutiveFailures: failures}),
     close() {
       closed = true;
       if (timer) {
