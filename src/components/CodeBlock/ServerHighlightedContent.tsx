@@ -1,0 +1,123 @@
+/**
+ * A code block's highlighted lines: the server's HTML, kept as it is when the
+ * page hydrates, or highlighted in the browser when the block is rendered
+ * there (after a client-side navigation).
+ *
+ * Highlighting is the largest piece of main-thread work on a page with code:
+ * evaluating Prism and its languages (about 240 ms at 4× CPU throttling) and
+ * tokenising every block again only to produce the HTML the server already
+ * sent. The colours come from a stylesheet (plugins/code-blocks/theme.ts), so the
+ * server's HTML is right in both colour modes and never needs a re-render.
+ * The copy and wrap buttons are React as before; they read the code from the
+ * block's context and the `<pre>` through the wrap hook's ref.
+ *
+ * Blocks the theme mounts again right after hydration (Tabs remount their
+ * content once the browser takes over) reuse the HTML their hydrated
+ * predecessor held, kept per language and code in `renderedBlocks`.
+ */
+import {Suspense, useLayoutEffect, useRef, useState, type ComponentProps, type ReactNode, type RefObject} from 'react';
+import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
+import useIsBrowser from '@docusaurus/useIsBrowser';
+import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
+import type HighlightedContentType from '@theme-original/CodeBlock/Content';
+import HighlightedContent from './LazyHighlightedContent';
+import styles from './styles.module.css';
+
+type Props = ComponentProps<typeof HighlightedContentType>;
+
+/** Highlighted HTML the page already holds, by language and code. Only ever filled from this page's own DOM. */
+const renderedBlocks = new Map<string, string>();
+
+function blockKey(language: string | undefined, code: string): string {
+  return `${language ?? ''}\n${code}`;
+}
+
+/** React leaves an element's server HTML alone when it hydrates one with an unchanged `__html`. */
+const KEEP_SERVER_HTML = {__html: ''};
+
+/** What a block shows for the moment the highlighter's chunk is still on its way. */
+function PlainLines(): ReactNode {
+  const {
+    metadata,
+    wordWrap: {codeBlockRef},
+  } = useCodeBlockContext();
+  return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- scrollable region, as in the stock block
+    <pre ref={codeBlockRef} className={`prism-code language-${metadata.language ?? 'text'} ${styles.plain}`} tabIndex={0}>
+      <code>{metadata.code}</code>
+    </pre>
+  );
+}
+
+/**
+ * Points the wrap button's ref (which measures and toggles the `<pre>`) at
+ * the block's HTML, and remembers that HTML under `rememberAs`. False when
+ * the element holds no block.
+ */
+function adoptRenderedHtml(
+  element: HTMLDivElement | null,
+  codeBlockRef: RefObject<HTMLPreElement | null>,
+  rememberAs: string | null,
+): boolean {
+  const pre = element?.querySelector('pre') ?? null;
+  if (!element || !pre) {
+    return false;
+  }
+  if (rememberAs !== null) {
+    renderedBlocks.set(rememberAs, element.innerHTML);
+  }
+  codeBlockRef.current = pre;
+  return true;
+}
+
+type Source = {kind: 'server'} | {kind: 'rendered'; html: {__html: string}} | {kind: 'highlight'};
+
+export default function ServerHighlightedContent(props: Props): ReactNode {
+  const isBrowser = useIsBrowser();
+  const {metadata, wordWrap} = useCodeBlockContext();
+  const key = blockKey(metadata.language, metadata.code);
+  // Decided once, when the block mounts: during hydration (the browser has
+  // not taken over yet) the server's HTML is in the element.
+  const [source, setSource] = useState<Source>(() => {
+    if (!ExecutionEnvironment.canUseDOM) {
+      return {kind: 'highlight'};
+    }
+    if (!isBrowser) {
+      return {kind: 'server'};
+    }
+    const html = renderedBlocks.get(key);
+    return html === undefined ? {kind: 'highlight'} : {kind: 'rendered', html: {__html: html}};
+  });
+  const element = useRef<HTMLDivElement>(null);
+
+  const {codeBlockRef} = wordWrap;
+  useLayoutEffect(() => {
+    if (source.kind !== 'highlight' && !adoptRenderedHtml(element.current, codeBlockRef, source.kind === 'server' ? key : null)) {
+      // React rendered this part in the browser instead of hydrating it
+      // (after a hydration error above it): there is no server HTML to keep.
+      setSource({kind: 'highlight'});
+    }
+  }, [source, key, codeBlockRef]);
+
+  switch (source.kind) {
+    case 'server':
+      return <div ref={element} className={styles.content} dangerouslySetInnerHTML={KEEP_SERVER_HTML} suppressHydrationWarning />;
+    case 'rendered':
+      return <div ref={element} className={styles.content} dangerouslySetInnerHTML={source.html} />;
+    case 'highlight':
+      return (
+        <div ref={element} className={styles.content}>
+          {ExecutionEnvironment.canUseDOM ? (
+            <Suspense fallback={<PlainLines />}>
+              <HighlightedContent {...props} />
+            </Suspense>
+          ) : (
+            // The server bundle has the module itself (no suspending) and no
+            // boundary: React streams large pages' boundaries out of order,
+            // through inline scripts the CSP would block.
+            <HighlightedContent {...props} />
+          )}
+        </div>
+      );
+  }
+}
