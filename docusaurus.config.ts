@@ -9,6 +9,9 @@ import {readAudience, scanAccessRules} from './plugins/access/manifest';
 import {accessMarkdownHooks, accessPlugin} from './plugins/access/plugin';
 import {searchIndexVariants} from './plugins/access/searchIndexes';
 import {portalSearch} from './plugins/search';
+import {codeBlocksPlugin} from './plugins/code-blocks';
+import {pageScriptsPlugin} from './plugins/page-scripts';
+import {stylesheetPrismTheme} from './plugins/code-blocks/theme';
 
 // This runs in Node.js at build/start time: never import client code here.
 
@@ -53,6 +56,17 @@ const unsearchableRoutes = accessPages
   .filter((page) => (audience === 'public' ? isRestricted(page.rule) : page.rule.kind === 'roles'))
   // The search plugin matches routes without the baseUrl or a trailing slash.
   .map((page) => page.route.slice(baseUrl.length).replace(/\/$/, ''));
+
+/**
+ * Code colours: the VS Code themes keep tokens at 4.5:1 or more, except the
+ * dark theme's constants, lightened here.
+ */
+const codeTheme = stylesheetPrismTheme(prismThemes.vsLight, {
+  ...prismThemes.vsDark,
+  styles: prismThemes.vsDark.styles.map((entry) =>
+    entry.types.includes('constant') ? {...entry, style: {...entry.style, color: '#4FC1FF'}} : entry,
+  ),
+});
 
 const config = {
   title: 'Developer Portal',
@@ -111,9 +125,9 @@ const config = {
   ssrTemplate: SSR_TEMPLATE,
 
   // Runs in the browser before hydration (see the file for why).
-  clientModules: ['./src/clientModules/announcementBar.ts'],
+  clientModules: ['./src/clientModules/announcementBar.ts', './src/clientModules/idlePrefetch.ts'],
 
-  plugins: [accessPlugin(accessPages, audience, process.env.PORTAL_ACCESS_MANIFEST)],
+  plugins: [accessPlugin(accessPages, audience, process.env.PORTAL_ACCESS_MANIFEST), codeBlocksPlugin(codeTheme.css), pageScriptsPlugin],
 
   themes: [
     '@docusaurus/theme-mermaid',
@@ -225,15 +239,10 @@ const config = {
       maxHeadingLevel: 3,
     },
     prism: {
-      // The VS Code themes keep tokens at 4.5:1 or more, except the dark
-      // theme's constants, lightened here.
-      theme: prismThemes.vsLight,
-      darkTheme: {
-        ...prismThemes.vsDark,
-        styles: prismThemes.vsDark.styles.map((entry) =>
-          entry.types.includes('constant') ? {...entry, style: {...entry.style, color: '#4FC1FF'}} : entry,
-        ),
-      },
+      // One theme for both colour modes, coloured by a stylesheet
+      // (plugins/code-blocks/theme.ts): the server's HTML is right in both.
+      theme: codeTheme.theme,
+      darkTheme: codeTheme.theme,
       additionalLanguages: ['bash', 'hcl', 'makefile', 'json', 'yaml', 'http'],
     },
     mermaid: {

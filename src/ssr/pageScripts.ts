@@ -16,7 +16,18 @@
 /** Fired on `document` once the last app script has loaded or failed. */
 export const SCRIPTS_SETTLED_EVENT = 'portal:scripts-settled';
 
-export const LOADER_SCRIPT = `(function(){var scripts=JSON.parse(document.currentScript.getAttribute('data-scripts'));var started=false;function settled(){document.dispatchEvent(new Event('${SCRIPTS_SETTLED_EVENT}'))}function start(){if(started)return;started=true;scripts.forEach(function(src,index){var script=document.createElement('script');script.src=src;script.async=false;if(index===scripts.length-1){script.onload=settled;script.onerror=settled}document.head.appendChild(script)})}requestAnimationFrame(function(){setTimeout(start)});setTimeout(start,250)})()`;
+/**
+ * The page's own chunks (plugins/page-scripts adds them after the build).
+ * They are appended one per task after the entry scripts, so they download
+ * beside main.js without one long task of script insertions (each costs a
+ * few ms on a slow phone); main.js runs first, finds them by URL and waits
+ * for them instead of inserting its own, and the page's modules are
+ * evaluated in their own task afterwards. One already in the page (main.js
+ * got there first) is not inserted twice.
+ */
+export const CHUNKS_ATTRIBUTE = 'data-chunks';
+
+export const LOADER_SCRIPT = `(function(){var me=document.currentScript;function list(name){return JSON.parse(me.getAttribute(name)||'[]')}var scripts=list('data-scripts'),chunks=list('${CHUNKS_ATTRIBUTE}');var started=false;function settled(){document.dispatchEvent(new Event('${SCRIPTS_SETTLED_EVENT}'))}function present(src){for(var all=document.scripts,i=0;i<all.length;i++){if(all[i].getAttribute('src')===src)return true}return false}function add(src,last){var script=document.createElement('script');script.src=src;script.async=false;if(last){script.onload=settled;script.onerror=settled}document.head.appendChild(script)}function next(index){if(index>=chunks.length)return;if(!present(chunks[index]))add(chunks[index],false);setTimeout(function(){next(index+1)})}function start(){if(started)return;started=true;scripts.forEach(function(src,index){add(src,index===scripts.length-1)});setTimeout(function(){next(0)})}requestAnimationFrame(function(){setTimeout(start)});setTimeout(start,250)})()`;
 
 /** Docusaurus's page template (ssgTemplate.html in @docusaurus/core) with the loader in place of the `defer` scripts. */
 export const SSR_TEMPLATE = `<!DOCTYPE html>

@@ -1,0 +1,133 @@
+/**
+ * Lists each page's own chunks for its script loader (src/ssr/pageScripts.ts).
+ *
+ * Docusaurus's pages name only the runtime and main.js; main.js then looks
+ * up the page's route and appends a `<script>` for each of its chunks (the
+ * layout, the doc, its data: eleven on a doc page) before it can hydrate.
+ * That costs a round trip after main.js arrives, and the appends ran inside
+ * main.js's evaluation, the longest task on the page: about 95 ms of it at
+ * 4× CPU throttling on the long doc page (README, Performance). Listed in
+ * the page, the chunks download beside main.js, inserted one per task by the
+ * loader, and webpack waits for those instead of inserting its own. (Docusaurus means to do this with
+ * react-loadable's manifest, but with Rspack the module names it records do
+ * not match the manifest's keys, so pages get no chunk at all.)
+ *
+ * The chunks of a route are the ones Docusaurus's own prefetch uses
+ * (`routesChunkNames.json`), for the page's route and the layout routes
+ * around it, turned into files through the client manifest.
+ */
+import {readFileSync, renameSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import type {LoadContext, Plugin, RouteConfig} from '@docusaurus/types';
+import {decodeHTMLAttribute, escapeAttribute} from 'entities';
+import {CHUNKS_ATTRIBUTE} from '../../src/ssr/pageScripts';
+
+export const PAGE_SCRIPTS_PLUGIN_NAME = 'portal-page-scripts';
+
+/** The loader's list of entry scripts, as src/ssr/pageScripts.ts writes it and the HTML minifier may requote it. */
+const SCRIPTS_ATTRIBUTE = /\sdata-scripts=(?:'([^']*)'|"([^"]*)")/;
+
+interface ClientManifest {
+  origins: Record<string, string[]>;
+  assets: Record<string, {js?: {file: string}[]}>;
+}
+
+type ChunkNames = {[key: string]: string | ChunkNames};
+
+function chunkNamesIn(value: string | ChunkNames): string[] {
+  return typeof value === 'string' ? [value] : Object.values(value).flatMap(chunkNamesIn);
+}
+
+/** Paths of routes that wrap others (the docs layouts): they match every page below them. */
+function layoutPaths(routes: RouteConfig[], into = new Set<string>()): Set<string> {
+  for (const route of routes) {
+    if (route.routes?.length) {
+      into.add(route.path);
+      layoutPaths(route.routes, into);
+    }
+  }
+  return into;
+}
+
+/**
+ * The JS files of a page's chunks, for each route path, from the build's
+ * generated route chunk names and client manifest. Exported for tests.
+ */
+export function pageChunkFiles(
+  routesChunkNames: Record<string, ChunkNames>,
+  manifest: ClientManifest,
+  routes: RouteConfig[],
+): (routePath: string) => string[] {
+  const layouts = layoutPaths(routes);
+  // Keys are the route's path plus a short hash: "/docs/x-a3c".
+  const keyed = Object.entries(routesChunkNames).map(([key, names]) => ({path: key.replace(/-[^-]+$/, ''), names: chunkNamesIn(names)}));
+  return (routePath) => {
+    const matched = keyed.filter(
+      (route) =>
+        route.path === routePath ||
+        (layouts.has(route.path) && routePath.startsWith(route.path.endsWith('/') ? route.path : `${route.path}/`)),
+    );
+    const files = matched
+      .flatMap((route) => route.names)
+      .flatMap((name) => manifest.origins[name] ?? [])
+      .flatMap((id) => manifest.assets[id]?.js ?? [])
+      .map((asset) => asset.file);
+    return [...new Set(files)];
+  };
+}
+
+/**
+ * The page's HTML with its chunks in the loader's chunk list (those not
+ * already among its entry scripts); unchanged when it has no loader.
+ */
+export function withPageChunks(html: string, chunkUrls: string[]): string {
+  const match = SCRIPTS_ATTRIBUTE.exec(html);
+  if (!match || html.includes(` ${CHUNKS_ATTRIBUTE}=`)) {
+    return html;
+  }
+  const scripts = JSON.parse(decodeHTMLAttribute(match[1] ?? match[2] ?? '')) as string[];
+  const chunks = chunkUrls.filter((url) => !scripts.includes(url));
+  if (chunks.length === 0) {
+    return html;
+  }
+  return html.replace(match[0], `${match[0]} ${CHUNKS_ATTRIBUTE}="${escapeAttribute(JSON.stringify(chunks))}"`);
+}
+
+/** Where Docusaurus writes a route's page (trailingSlash left unset). */
+function htmlFileFor(outDir: string, baseUrl: string, routePath: string): string {
+  const relative = routePath.slice(baseUrl.length);
+  return path.join(outDir, relative.endsWith('.html') ? relative : path.join(relative, 'index.html'));
+}
+
+export function pageScriptsPlugin(context: LoadContext): Plugin {
+  return {
+    name: PAGE_SCRIPTS_PLUGIN_NAME,
+    async postBuild({outDir, routes, routesPaths}) {
+      const read = (file: string) => JSON.parse(readFileSync(path.join(context.generatedFilesDir, file), 'utf8')) as unknown;
+      const chunkFiles = pageChunkFiles(
+        read('routesChunkNames.json') as Record<string, ChunkNames>,
+        read('client-manifest.json') as ClientManifest,
+        routes,
+      );
+      const {baseUrl} = context.siteConfig;
+      for (const routePath of routesPaths) {
+        const file = htmlFileFor(outDir, baseUrl, routePath);
+        let html: string;
+        try {
+          html = readFileSync(file, 'utf8');
+        } catch {
+          continue; // a route without a page of its own (e.g. a layout)
+        }
+        const updated = withPageChunks(
+          html,
+          chunkFiles(routePath).map((chunk) => `${baseUrl}${chunk}`),
+        );
+        if (updated !== html) {
+          // Other plugins read the pages meanwhile: replace, never truncate.
+          writeFileSync(`${file}.tmp`, updated);
+          renameSync(`${file}.tmp`, file);
+        }
+      }
+    },
+  };
+}
