@@ -16,7 +16,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.{ts,tsx,mjs,js}'],
+    files: ['**/*.{ts,tsx,mjs,js,cjs}'],
     languageOptions: {globals: {...globals.node, ...globals.browser}},
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none'}],
@@ -40,7 +40,7 @@ export default tseslint.config(
   },
   {
     // CommonJS files that Node or jest load as they are.
-    files: ['**/*.js'],
+    files: ['**/*.{js,cjs}'],
     languageOptions: {sourceType: 'commonjs'},
     rules: {'@typescript-eslint/no-require-imports': 'off'},
   },

@@ -9,7 +9,7 @@
  *   plugin ever read it, so no sentence of it reaches the HTML, the JS
  *   chunks, the description meta tag or the search index.
  */
-import {readFileSync, readdirSync, writeFileSync} from 'node:fs';
+import {readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {LoadContext, MarkdownConfig, ParseFrontMatter, Plugin} from '@docusaurus/types';
 import {ACCESS_PLUGIN_NAME, type AccessGlobalData} from '../../src/auth/access/audience';
@@ -78,6 +78,20 @@ export function accessMarkdownHooks(
   };
 }
 
+/** The modules docusaurus.config.ts loads at build time: a change to any of them must drop the bundler's cache. */
+const CONFIG_MODULE_DIRS = ['plugins', 'src/ssr', 'src/auth/access', 'src/auth/config.ts'];
+
+function configModules(siteDir: string): string[] {
+  return CONFIG_MODULE_DIRS.flatMap((entry) => {
+    const full = path.join(siteDir, entry);
+    return statSync(full).isDirectory()
+      ? readdirSync(full, {recursive: true, encoding: 'utf8'})
+          .filter((file) => /\.(ts|tsx|cjs|js)$/.test(file))
+          .map((file) => path.join(full, file))
+      : [full];
+  });
+}
+
 interface LoadedDocs {
   loadedVersions: {docs: {source: string; permalink: string}[]}[];
 }
@@ -125,23 +139,25 @@ function contentChunkFinder(generatedFilesDir: string, outDir: string): (route: 
  */
 export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPath: string | undefined) {
   return function portalAccessPlugin(context: LoadContext): Plugin {
+    const restrictedSources = [...restrictedBySource(context.siteDir, pages).keys()];
     return {
       name: ACCESS_PLUGIN_NAME,
-      // The bundler's persistent cache keys compiled Markdown by file content
-      // and config file, not by environment: without the audience in its
-      // version, the members build would reuse the public build's withheld
-      // pages (or, worse, the public build the members' content). The leak
-      // check's self-test caught the first. Mutated in place because a merge
-      // would append to the cache's buildDependencies instead of replacing.
+      // The two audience builds share the bundler's persistent cache, so the
+      // second one reuses every module the audience does not change. The
+      // cache keys compiled Markdown by file content, not by audience: a
+      // restricted page, the one module whose output differs (withheld from
+      // the public build), is marked uncacheable and compiled in every
+      // build. The leak check's self-test proves nothing crossed. The
+      // cache is also dropped when the config's own modules change, which
+      // Docusaurus does not track beyond docusaurus.config.ts.
       configureWebpack(config) {
-        const cacheConfig = config as {cache?: unknown; experiments?: {cache?: unknown}};
-        const experimental = cacheConfig.experiments?.cache;
-        if (experimental && typeof experimental === 'object' && 'version' in experimental) {
-          (experimental as {version: string}).version += `-audience-${audience}`;
-        } else if (cacheConfig.cache && typeof cacheConfig.cache === 'object' && 'name' in cacheConfig.cache) {
-          (cacheConfig.cache as {name: string}).name += `-audience-${audience}`;
-        }
-        return {};
+        const experiments = (config as {experiments?: {cache?: {buildDependencies?: string[]}}}).experiments;
+        experiments?.cache?.buildDependencies?.push(...configModules(context.siteDir));
+        return {
+          module: {
+            rules: [{include: restrictedSources, use: [{loader: require.resolve('./uncacheable-loader.cjs')}]}],
+          },
+        };
       },
       async allContentLoaded({allContent, actions}) {
         const docs = allContent['docusaurus-plugin-content-docs']?.default as LoadedDocs | undefined;
