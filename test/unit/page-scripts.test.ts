@@ -2,16 +2,19 @@
  * The loader every static page uses to start the app after the first paint.
  */
 import {waitFor} from '@testing-library/react';
-import {LOADER_SCRIPT, SCRIPTS_SETTLED_EVENT} from '../../src/ssr/pageScripts';
+import {CHUNKS_ATTRIBUTE, LOADER_SCRIPT, SCRIPTS_SETTLED_EVENT} from '../../src/ssr/pageScripts';
 
 afterEach(() => {
   document.head.innerHTML = '';
   document.body.innerHTML = '';
 });
 
-function runLoader(scripts: string[]): void {
+function runLoader(scripts: string[], chunks?: string[]): void {
   const loader = document.createElement('script');
   loader.setAttribute('data-scripts', JSON.stringify(scripts));
+  if (chunks) {
+    loader.setAttribute(CHUNKS_ATTRIBUTE, JSON.stringify(chunks));
+  }
   loader.textContent = LOADER_SCRIPT;
   document.body.appendChild(loader);
 }
@@ -41,6 +44,51 @@ describe('page script loader', () => {
     appScripts()[0]?.dispatchEvent(new Event(outcome));
     expect(settled).not.toHaveBeenCalled();
     appScripts()[1]?.dispatchEvent(new Event(outcome));
+    expect(settled).toHaveBeenCalledTimes(1);
+    document.removeEventListener(SCRIPTS_SETTLED_EVENT, settled);
+  });
+
+  it("adds the page's chunks after the entry scripts, one per task, and never one already in the page", () => {
+    jest.useFakeTimers();
+    try {
+      // main.js got to the second chunk first (webpack inserts the chunks it needs).
+      const early = document.createElement('script');
+      early.src = '/assets/js/b.js';
+      document.head.appendChild(early);
+      runLoader(['/assets/js/runtime.js', '/assets/js/main.js'], ['/assets/js/a.js', '/assets/js/b.js', '/assets/js/c.js']);
+      const sources = () => appScripts().map((script) => script.getAttribute('src'));
+      jest.advanceTimersToNextFrame();
+      jest.advanceTimersToNextTimer();
+      // The entry scripts go in together, in one task.
+      expect(sources()).toEqual(['/assets/js/b.js', '/assets/js/runtime.js', '/assets/js/main.js']);
+      jest.advanceTimersToNextTimer();
+      expect(sources()).toHaveLength(4);
+      jest.advanceTimersToNextTimer();
+      // b.js is in the page already: skipped.
+      expect(sources()).toHaveLength(4);
+      jest.runAllTimers();
+      expect(appScripts().map((script) => [script.getAttribute('src'), script.async])).toEqual([
+        // webpack's own (jsdom leaves `async` unset on a script it has not run).
+        ['/assets/js/b.js', undefined],
+        ['/assets/js/runtime.js', false],
+        ['/assets/js/main.js', false],
+        ['/assets/js/a.js', false],
+        ['/assets/js/c.js', false],
+      ]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('announces when main.js settles, whatever the chunks do', async () => {
+    const settled = jest.fn();
+    document.addEventListener(SCRIPTS_SETTLED_EVENT, settled);
+    runLoader(['/runtime.js', '/main.js'], ['/chunk.js']);
+    await waitFor(() => expect(appScripts()).toHaveLength(3));
+    expect(appScripts().map((script) => script.getAttribute('src'))).toEqual(['/runtime.js', '/main.js', '/chunk.js']);
+    appScripts()[2]?.dispatchEvent(new Event('error'));
+    expect(settled).not.toHaveBeenCalled();
+    appScripts()[1]?.dispatchEvent(new Event('load'));
     expect(settled).toHaveBeenCalledTimes(1);
     document.removeEventListener(SCRIPTS_SETTLED_EVENT, settled);
   });

@@ -1,0 +1,121 @@
+/**
+ * Code blocks without a highlighter on page load (src/components/CodeBlock,
+ * plugins/code-blocks): the server's highlighting survives hydration and no
+ * Prism code runs for it; the colours are right in dark mode before any
+ * script runs; a block rendered in the browser (after a client-side
+ * navigation) is highlighted; the copy and word-wrap buttons work on both.
+ */
+import type {Page, Response} from 'playwright-core';
+import {browserSuite} from './support/suite';
+
+jest.setTimeout(120_000);
+
+const LONG_DOC = '/docs/internal-developers/getting-started/introduction';
+/** A name only Prism's core uses (its hook before tokenising): its presence marks the highlighter's code. */
+const PRISM_MARKER = 'before-tokenize';
+
+const suite = browserSuite();
+
+/** Bodies of the scripts the page executes (not prefetches), by URL. */
+function executedScripts(page: Page): Map<string, Promise<string | null>> {
+  const bodies = new Map<string, Promise<string | null>>();
+  page.on('response', (response: Response) => {
+    if (response.request().resourceType() === 'script') {
+      // Read at once (the body goes when the page does); a body that cannot be read is reported, never assumed clean.
+      bodies.set(
+        response.url(),
+        response.text().catch(() => null),
+      );
+    }
+  });
+  return bodies;
+}
+
+/** URLs of executed scripts holding Prism, and of any whose body could not be read. */
+async function withPrism(bodies: Map<string, Promise<string | null>>): Promise<string[]> {
+  const found: string[] = [];
+  for (const [url, body] of bodies) {
+    const text = await body;
+    if (text === null) {
+      found.push(`unreadable: ${url}`);
+    } else if (text.includes(PRISM_MARKER)) {
+      found.push(url);
+    }
+  }
+  return found;
+}
+
+const tokenCount = (page: Page) => page.locator('pre.prism-code .token').count();
+const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+
+describe('code blocks', () => {
+  it('keep the server highlighting through hydration, with no Prism code run', async () => {
+    const page = await suite.context.newPage();
+    const scripts = executedScripts(page);
+    await page.goto(`${suite.stack.siteUrl}${LONG_DOC}`, {waitUntil: 'domcontentloaded'});
+    const served = await tokenCount(page);
+    expect(served).toBeGreaterThan(100);
+    await hydrated(page);
+    await page.waitForLoadState('networkidle');
+    expect(await tokenCount(page)).toBe(served);
+    expect(await page.locator('pre.prism-code .token[style*="color"]').count()).toBe(0);
+    expect(await withPrism(scripts)).toEqual([]);
+  });
+
+  it('are coloured for dark mode before any script runs', async () => {
+    const page = await suite.context.newPage();
+    await page.goto(`${suite.stack.siteUrl}/`);
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.route('**/assets/js/**', (route) => route.abort());
+    suite.expectProblems(/assets\/js\//, /net::ERR_FAILED/);
+    await page.goto(`${suite.stack.siteUrl}${LONG_DOC}`);
+    const colours = await page.evaluate(() => {
+      const pre = document.querySelector('pre.prism-code');
+      const keyword = document.querySelector('pre.prism-code .token.keyword');
+      return {
+        theme: document.documentElement.dataset.theme,
+        background: pre ? getComputedStyle(pre).backgroundColor : null,
+        keyword: keyword ? getComputedStyle(keyword).color : null,
+      };
+    });
+    // VS Code Dark (prism-react-renderer's vsDark): background #1E1E1E, keywords rgb(86, 156, 214).
+    expect(colours).toEqual({theme: 'dark', background: 'rgb(30, 30, 30)', keyword: 'rgb(86, 156, 214)'});
+  });
+
+  it('rendered after a client-side navigation are highlighted', async () => {
+    const page = await suite.open(LONG_DOC);
+    const scripts = executedScripts(page);
+    await page.evaluate(() => Object.assign(window, {portalSamePage: true}));
+    await page.locator('nav.menu a[href$="/services/api-gateway"]').first().click();
+    await page.waitForURL(/\/services\/api-gateway$/);
+    await page.locator('pre.prism-code .token.keyword, pre.prism-code .token.string').first().waitFor();
+    expect(await page.evaluate(() => (window as {portalSamePage?: boolean}).portalSamePage)).toBe(true);
+    expect(await withPrism(scripts)).toHaveLength(1);
+  });
+
+  it('copy their code, on a hydrated page and after a navigation', async () => {
+    await suite.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const page = await suite.open(LONG_DOC);
+    const copyFirst = async () => {
+      const block = page.locator('.theme-code-block').first();
+      const code = (await block.locator('pre code').innerText()).trim();
+      await block.hover();
+      await block.getByRole('button', {name: /Copy code/}).click();
+      await page.waitForFunction((expected) => navigator.clipboard.readText().then((text) => text.trim() === expected), code);
+    };
+    await copyFirst();
+    await page.locator('nav.menu a[href$="/services/api-gateway"]').first().click();
+    await page.waitForURL(/\/services\/api-gateway$/);
+    await page.locator('pre.prism-code .token').first().waitFor();
+    await copyFirst();
+  });
+
+  it('wrap long lines on request', async () => {
+    const page = await suite.open(LONG_DOC);
+    await page.setViewportSize({width: 390, height: 800});
+    const wrappable = page.locator('.theme-code-block:has(button[aria-label="Toggle word wrap"])').first();
+    await wrappable.hover();
+    await wrappable.getByRole('button', {name: 'Toggle word wrap'}).click();
+    await expect(wrappable.locator('pre code').evaluate((code) => getComputedStyle(code).whiteSpace)).resolves.toBe('pre-wrap');
+  });
+});
