@@ -11,7 +11,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['build/**', '.docusaurus/**', 'node_modules/**', 'bench/reference/build/**', 'bench/reference/.docusaurus/**', 'coverage/**'],
+    ignores: [
+      'build/**',
+      'build-reference/**',
+      '.docusaurus/**',
+      'node_modules/**',
+      'bench/reference/build/**',
+      'bench/reference/.docusaurus/**',
+      'coverage/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
