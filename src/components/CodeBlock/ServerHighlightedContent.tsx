@@ -13,23 +13,24 @@
  *
  * Blocks the theme mounts again right after hydration (Tabs remount their
  * content once the browser takes over) reuse the HTML their hydrated
- * predecessor held, kept per language and code in `renderedBlocks`.
+ * predecessor held, kept in `renderedBlocks`.
  */
 import {Suspense, useLayoutEffect, useRef, useState, type ComponentProps, type ReactNode, type RefObject} from 'react';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import useIsBrowser from '@docusaurus/useIsBrowser';
-import {useCodeBlockContext} from '@docusaurus/theme-common/internal';
+import {useCodeBlockContext, type CodeBlockMetadata} from '@docusaurus/theme-common/internal';
 import type HighlightedContentType from '@theme-original/CodeBlock/Content';
 import HighlightedContent from './LazyHighlightedContent';
 import styles from './styles.module.css';
 
 type Props = ComponentProps<typeof HighlightedContentType>;
 
-/** Highlighted HTML the page already holds, by language and code. Only ever filled from this page's own DOM. */
+/** Highlighted HTML the page already holds, by what it depends on. Only ever filled from this page's own DOM. */
 const renderedBlocks = new Map<string, string>();
 
-function blockKey(language: string | undefined, code: string): string {
-  return `${language ?? ''}\n${code}`;
+/** Everything the highlighted lines depend on: the same key means the same HTML. */
+function blockKey(metadata: CodeBlockMetadata): string {
+  return JSON.stringify([metadata.language, metadata.code, metadata.lineClassNames, metadata.lineNumbersStart ?? null]);
 }
 
 /** React leaves an element's server HTML alone when it hydrates one with an unchanged `__html`. */
@@ -75,7 +76,7 @@ type Source = {kind: 'server'} | {kind: 'rendered'; html: {__html: string}} | {k
 export default function ServerHighlightedContent(props: Props): ReactNode {
   const isBrowser = useIsBrowser();
   const {metadata, wordWrap} = useCodeBlockContext();
-  const key = blockKey(metadata.language, metadata.code);
+  const key = blockKey(metadata);
   // Decided once, when the block mounts: during hydration (the browser has
   // not taken over yet) the server's HTML is in the element.
   const [source, setSource] = useState<Source>(() => {
