@@ -157,9 +157,14 @@ async function launchChrome() {
   const flags = JSON.parse(readFileSync(path.join(ROOT, 'scripts', 'chromium-flags.json'), 'utf8'));
   const profile = `/tmp/portal-bench-${port}`;
   const child = spawn(CHROME, [...flags, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'], {
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  let errors = '';
+  child.stderr.on('data', (chunk) => {
+    errors = `${errors}${chunk}`.slice(-2000);
+  });
+  // A cold start right after the builds can take a while on a small machine.
+  for (let attempt = 0; attempt < 600; attempt += 1) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) {
         return {
@@ -176,7 +181,7 @@ async function launchChrome() {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   child.kill();
-  throw new Error('Chromium did not open its DevTools port');
+  throw new Error(`Chromium did not open its DevTools port within 60 s:\n${errors}`);
 }
 
 async function audit(url, preset, chromePort) {
