@@ -36,6 +36,17 @@ function blockKey(metadata: CodeBlockMetadata): string {
 /** React leaves an element's server HTML alone when it hydrates one with an unchanged `__html`. */
 const KEEP_SERVER_HTML = {__html: ''};
 
+const plainClassName = (metadata: CodeBlockMetadata) => `prism-code language-${metadata.language ?? 'text'} ${styles.plain}`;
+
+/** PlainLines as DOM, for the moment before React renders the block itself. */
+function plainLinesElement(metadata: CodeBlockMetadata): HTMLPreElement {
+  const pre = document.createElement('pre');
+  pre.className = plainClassName(metadata);
+  pre.tabIndex = 0;
+  pre.appendChild(document.createElement('code')).textContent = metadata.code;
+  return pre;
+}
+
 /** What a block shows for the moment the highlighter's chunk is still on its way. */
 function PlainLines(): ReactNode {
   const {
@@ -44,7 +55,7 @@ function PlainLines(): ReactNode {
   } = useCodeBlockContext();
   return (
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- scrollable region, as in the stock block
-    <pre ref={codeBlockRef} className={`prism-code language-${metadata.language ?? 'text'} ${styles.plain}`} tabIndex={0}>
+    <pre ref={codeBlockRef} className={plainClassName(metadata)} tabIndex={0}>
       <code>{metadata.code}</code>
     </pre>
   );
@@ -93,12 +104,19 @@ export default function ServerHighlightedContent(props: Props): ReactNode {
 
   const {codeBlockRef} = wordWrap;
   useLayoutEffect(() => {
-    if (source.kind !== 'highlight' && !adoptRenderedHtml(element.current, codeBlockRef, source.kind === 'server' ? key : null)) {
-      // React rendered this part in the browser instead of hydrating it
-      // (after a hydration error above it): there is no server HTML to keep.
-      setSource({kind: 'highlight'});
+    if (source.kind === 'highlight' || adoptRenderedHtml(element.current, codeBlockRef, source.kind === 'server' ? key : null)) {
+      return;
     }
-  }, [source, key, codeBlockRef]);
+    // React rendered this block in the browser instead of hydrating it: no
+    // server HTML (`npm start` renders in the browser only, and React does
+    // after a hydration error above the block). Show its plain lines now,
+    // before the theme's effects measure the <pre>, and highlight it.
+    if (element.current) {
+      element.current.replaceChildren(plainLinesElement(metadata));
+      codeBlockRef.current = element.current.querySelector('pre');
+    }
+    setSource({kind: 'highlight'});
+  }, [source, key, codeBlockRef, metadata]);
 
   switch (source.kind) {
     case 'server':
