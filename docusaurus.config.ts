@@ -1,6 +1,5 @@
 import type {Config} from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
-import {themes as prismThemes} from 'prism-react-renderer';
 import {PRODUCT_NAME} from './src/data/platform';
 import {readAuthSettings} from './src/auth/config';
 import {SSR_TEMPLATE} from './src/ssr/pageScripts';
@@ -11,7 +10,7 @@ import {searchIndexVariants} from './plugins/access/searchIndexes';
 import {portalSearch} from './plugins/search';
 import {codeBlocksPlugin} from './plugins/code-blocks';
 import {pageScriptsPlugin} from './plugins/page-scripts';
-import {stylesheetPrismTheme} from './plugins/code-blocks/theme';
+import {CODE_THEMES, stylesheetPrismTheme} from './plugins/code-blocks/theme';
 
 // This runs in Node.js at build/start time: never import client code here.
 
@@ -57,16 +56,7 @@ const unsearchableRoutes = accessPages
   // The search plugin matches routes without the baseUrl or a trailing slash.
   .map((page) => page.route.slice(baseUrl.length).replace(/\/$/, ''));
 
-/**
- * Code colours: the VS Code themes keep tokens at 4.5:1 or more, except the
- * dark theme's constants, lightened here.
- */
-const codeTheme = stylesheetPrismTheme(prismThemes.vsLight, {
-  ...prismThemes.vsDark,
-  styles: prismThemes.vsDark.styles.map((entry) =>
-    entry.types.includes('constant') ? {...entry, style: {...entry.style, color: '#4FC1FF'}} : entry,
-  ),
-});
+const codeTheme = stylesheetPrismTheme(CODE_THEMES.light, CODE_THEMES.dark);
 
 const config = {
   title: 'Developer Portal',

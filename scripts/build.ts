@@ -24,8 +24,8 @@ rmSync(BUILD, {recursive: true, force: true});
 // The gate compiles beside the site builds: tsc is single-threaded, and the
 // builds leave a core idle for much of their time.
 console.log('[build] the gate server → build/server/ (in the background)');
+const tsc = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.server.json'], {cwd: ROOT, stdio: 'inherit'});
 const gateCompiled = new Promise<number>((resolve) => {
-  const tsc = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.server.json'], {cwd: ROOT, stdio: 'inherit'});
   tsc.on('close', (code) => resolve(code ?? 1));
   tsc.on('error', () => resolve(1));
 });
@@ -41,12 +41,14 @@ for (const audience of ['public', 'members'] as const) {
   });
   if (result.status !== 0) {
     console.error(`[build] the ${audience} build failed`);
+    tsc.kill();
     process.exit(result.status ?? 1);
   }
   writeSecurityHeaders(outDir);
 }
 if (!existsSync(manifest)) {
   console.error('[build] the members build wrote no access manifest');
+  tsc.kill();
   process.exit(1);
 }
 

@@ -9,6 +9,7 @@
  *   plugin ever read it, so no sentence of it reaches the HTML, the JS
  *   chunks, the description meta tag or the search index.
  */
+import {createHash} from 'node:crypto';
 import {readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {LoadContext, MarkdownConfig, ParseFrontMatter, Plugin} from '@docusaurus/types';
@@ -79,7 +80,15 @@ export function accessMarkdownHooks(
 }
 
 /** The modules docusaurus.config.ts loads at build time: a change to any of them must drop the bundler's cache. */
-const CONFIG_MODULE_DIRS = ['plugins', 'src/ssr', 'src/auth/access', 'src/auth/config.ts'];
+const CONFIG_MODULE_DIRS = [
+  'plugins',
+  'src/ssr',
+  'src/auth/access',
+  'src/auth/config.ts',
+  'src/data/platform.ts',
+  'scripts/support/files.ts',
+  'scripts/support/frontMatter.ts',
+];
 
 function configModules(siteDir: string): string[] {
   return CONFIG_MODULE_DIRS.flatMap((entry) => {
@@ -144,15 +153,25 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
       name: ACCESS_PLUGIN_NAME,
       // The two audience builds share the bundler's persistent cache, so the
       // second one reuses every module the audience does not change. The
-      // cache keys compiled Markdown by file content, not by audience: a
-      // restricted page, the one module whose output differs (withheld from
-      // the public build), is marked uncacheable and compiled in every
-      // build. The leak check's self-test proves nothing crossed. The
-      // cache is also dropped when the config's own modules change, which
-      // Docusaurus does not track beyond docusaurus.config.ts.
+      // cache keys compiled Markdown by file content, not by audience:
+      // - a restricted page, whose compiled form is the one that differs
+      //   (withheld from the public build), is marked uncacheable and
+      //   compiled in every build;
+      // - the data the audiences differ in (global data, doc metadata,
+      //   sidebars, search) is generated files, rewritten in every build;
+      // - the cache is dropped when which pages are restricted, or how,
+      //   changes (a rule can come from a category file, not the page), and
+      //   when the config's own modules change, which Docusaurus does not
+      //   track beyond docusaurus.config.ts.
+      // \`npm test\` runs the leak check on a second build over the first
+      // one's cache (leak-check:warm-cache).
       configureWebpack(config) {
-        const experiments = (config as {experiments?: {cache?: {buildDependencies?: string[]}}}).experiments;
-        experiments?.cache?.buildDependencies?.push(...configModules(context.siteDir));
+        const experiments = (config as {experiments?: {cache?: {version?: string; buildDependencies?: string[]}}}).experiments;
+        if (experiments?.cache) {
+          const rules = pages.filter((page) => isRestricted(page.rule)).map((page) => [page.source, page.rule]);
+          experiments.cache.version = `${experiments.cache.version ?? ''}-access-${createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 16)}`;
+          experiments.cache.buildDependencies?.push(...configModules(context.siteDir));
+        }
         return {
           module: {
             rules: [{include: restrictedSources, use: [{loader: require.resolve('./uncacheable-loader.cjs')}]}],

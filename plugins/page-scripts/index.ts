@@ -82,7 +82,8 @@ export function pageChunkFiles(
  */
 export function withPageChunks(html: string, chunkUrls: string[]): string {
   const match = SCRIPTS_ATTRIBUTE.exec(html);
-  if (!match || html.includes(` ${CHUNKS_ATTRIBUTE}=`)) {
+  // Already listed: the rest of the loader's own tag names the chunks.
+  if (!match || html.slice(match.index, html.indexOf('>', match.index + match[0].length)).includes(` ${CHUNKS_ATTRIBUTE}=`)) {
     return html;
   }
   const scripts = JSON.parse(decodeHTMLAttribute(match[1] ?? match[2] ?? '')) as string[];

@@ -10,8 +10,9 @@
  * prefetches still happen, a few per idle period, so the page answers input
  * in between. Hover and touch still preload at once (`window.docusaurus.preload`).
  *
- * Installed from `onRouteUpdate`, which Docusaurus calls before the first
- * render, after it has put its helpers on `window.docusaurus`.
+ * Installed from `onRouteUpdate`, which Docusaurus calls during the first
+ * render (before any link mounts), after it has put its helpers on
+ * `window.docusaurus`.
  */
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 

@@ -3,8 +3,8 @@
  * token the colour prism-react-renderer would have given it inline, in both
  * colour modes, and Docusaurus's theme object carries none.
  */
-import {themes, type PrismTheme} from 'prism-react-renderer';
-import {stylesheetPrismTheme} from '../../plugins/code-blocks/theme';
+import type {PrismTheme} from 'prism-react-renderer';
+import {CODE_THEMES, stylesheetPrismTheme} from '../../plugins/code-blocks/theme';
 
 /** What prism-react-renderer styles a token with (its themeToDict merge), or undefined. */
 function inlineStyle(theme: PrismTheme, type: string, language: string): Record<string, unknown> | undefined {
@@ -45,11 +45,7 @@ function sheetStyle(css: string, mode: string, type: string, language: string): 
   return style && Object.fromEntries(Object.entries(style).filter(([key]) => !key.endsWith('!')));
 }
 
-const light = themes.vsLight;
-const dark = {
-  ...themes.vsDark,
-  styles: themes.vsDark.styles.map((entry) => (entry.types.includes('constant') ? {...entry, style: {color: '#4FC1FF'}} : entry)),
-};
+const {light, dark} = CODE_THEMES;
 const {theme, css} = stylesheetPrismTheme(light, dark);
 
 const types = [...new Set([...light.styles, ...dark.styles].flatMap((entry) => entry.types))];

@@ -68,7 +68,7 @@ describe('page script loader', () => {
       expect(sources()).toHaveLength(4);
       jest.runAllTimers();
       expect(appScripts().map((script) => [script.getAttribute('src'), script.async])).toEqual([
-        // webpack's own (jsdom leaves `async` unset on a script it has not run).
+        // webpack's own, which the loader never touched (jsdom has no `async` of its own: these read what the loader set).
         ['/assets/js/b.js', undefined],
         ['/assets/js/runtime.js', false],
         ['/assets/js/main.js', false],

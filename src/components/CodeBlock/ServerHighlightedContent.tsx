@@ -16,6 +16,7 @@
  * predecessor held, kept in `renderedBlocks`.
  */
 import {Suspense, useLayoutEffect, useRef, useState, type ComponentProps, type ReactNode, type RefObject} from 'react';
+import ErrorBoundary from '@docusaurus/ErrorBoundary';
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 import useIsBrowser from '@docusaurus/useIsBrowser';
 import {useCodeBlockContext, type CodeBlockMetadata} from '@docusaurus/theme-common/internal';
@@ -36,10 +37,11 @@ function blockKey(metadata: CodeBlockMetadata): string {
 /** React leaves an element's server HTML alone when it hydrates one with an unchanged `__html`. */
 const KEEP_SERVER_HTML = {__html: ''};
 
-const plainClassName = (metadata: CodeBlockMetadata) => `prism-code language-${metadata.language ?? 'text'} ${styles.plain}`;
+const plainClassName = (metadata: Pick<CodeBlockMetadata, 'language'>) =>
+  `prism-code language-${metadata.language ?? 'text'} ${styles.plain}`;
 
 /** PlainLines as DOM, for the moment before React renders the block itself. */
-function plainLinesElement(metadata: CodeBlockMetadata): HTMLPreElement {
+function plainLinesElement(metadata: PlainText): HTMLPreElement {
   const pre = document.createElement('pre');
   pre.className = plainClassName(metadata);
   pre.tabIndex = 0;
@@ -75,14 +77,20 @@ function adoptRenderedHtml(
   if (!element || !pre) {
     return false;
   }
-  if (rememberAs !== null) {
+  if (rememberAs !== null && !renderedBlocks.has(rememberAs)) {
     renderedBlocks.set(rememberAs, element.innerHTML);
   }
   codeBlockRef.current = pre;
   return true;
 }
 
-type Source = {kind: 'server'} | {kind: 'rendered'; html: {__html: string}} | {kind: 'highlight'};
+/** Where a block's lines come from, decided when it mounts, for the lines it had then. */
+type Source =
+  | {kind: 'server'; key: string; plain: PlainText}
+  | {kind: 'rendered'; key: string; plain: PlainText; html: {__html: string}}
+  | {kind: 'highlight'};
+
+type PlainText = Pick<CodeBlockMetadata, 'code' | 'language'>;
 
 export default function ServerHighlightedContent(props: Props): ReactNode {
   const isBrowser = useIsBrowser();
@@ -90,21 +98,24 @@ export default function ServerHighlightedContent(props: Props): ReactNode {
   const key = blockKey(metadata);
   // Decided once, when the block mounts: during hydration (the browser has
   // not taken over yet) the server's HTML is in the element.
-  const [source, setSource] = useState<Source>(() => {
+  const [decided, setSource] = useState<Source>(() => {
+    const plain = {code: metadata.code, language: metadata.language};
     if (!ExecutionEnvironment.canUseDOM) {
       return {kind: 'highlight'};
     }
     if (!isBrowser) {
-      return {kind: 'server'};
+      return {kind: 'server', key, plain};
     }
     const html = renderedBlocks.get(key);
-    return html === undefined ? {kind: 'highlight'} : {kind: 'rendered', html: {__html: html}};
+    return html === undefined ? {kind: 'highlight'} : {kind: 'rendered', key, plain, html: {__html: html}};
   });
+  // HTML kept for other lines never shows: a block whose code changed is highlighted.
+  const source: Source = decided.kind !== 'highlight' && decided.key !== key ? {kind: 'highlight'} : decided;
   const element = useRef<HTMLDivElement>(null);
 
   const {codeBlockRef} = wordWrap;
   useLayoutEffect(() => {
-    if (source.kind === 'highlight' || adoptRenderedHtml(element.current, codeBlockRef, source.kind === 'server' ? key : null)) {
+    if (source.kind === 'highlight' || adoptRenderedHtml(element.current, codeBlockRef, source.kind === 'server' ? source.key : null)) {
       return;
     }
     // React rendered this block in the browser instead of hydrating it: no
@@ -112,11 +123,14 @@ export default function ServerHighlightedContent(props: Props): ReactNode {
     // after a hydration error above the block). Show its plain lines now,
     // before the theme's effects measure the <pre>, and highlight it.
     if (element.current) {
-      element.current.replaceChildren(plainLinesElement(metadata));
+      element.current.replaceChildren(plainLinesElement(source.plain));
       codeBlockRef.current = element.current.querySelector('pre');
     }
     setSource({kind: 'highlight'});
-  }, [source, key, codeBlockRef, metadata]);
+    // Once per source: the block re-renders when its wrap state changes, and
+    // the HTML to remember is the server's, not a wrapped one.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `source` is derived from `decided` and `key`
+  }, [decided, key, codeBlockRef]);
 
   switch (source.kind) {
     case 'server':
@@ -127,9 +141,12 @@ export default function ServerHighlightedContent(props: Props): ReactNode {
       return (
         <div ref={element} className={styles.content}>
           {ExecutionEnvironment.canUseDOM ? (
-            <Suspense fallback={<PlainLines />}>
-              <HighlightedContent {...props} />
-            </Suspense>
+            // Without its chunk (offline, a deploy in between), a block stays plain instead of taking the page down.
+            <ErrorBoundary fallback={() => <PlainLines />}>
+              <Suspense fallback={<PlainLines />}>
+                <HighlightedContent {...props} />
+              </Suspense>
+            </ErrorBoundary>
           ) : (
             // The server bundle has the module itself (no suspending) and no
             // boundary: React streams large pages' boundaries out of order,

@@ -8,9 +8,10 @@ import {useNavbarMobileSidebar} from '@docusaurus/theme-common/internal';
  * sidebar, as soon as it learns after hydration that the window is narrow:
  * one synchronous render that nobody sees, measured at about 170 ms of main
  * thread at 4× CPU throttling on the long doc page (README, Performance).
- * The wrappers in src/theme/Navbar/MobileSidebar and
- * src/theme/DocSidebar/Mobile render it on the first open instead, and keep
- * it from then on.
+ * The wrapper in src/theme/Navbar/MobileSidebar renders it on the first open
+ * instead, and keeps it from then on. (The docs sidebar's filler, which only
+ * hands the menu its content, stays mounted, so the first opening shows the
+ * docs sidebar straight away, as every later one does.)
  */
 export function useMobileMenuOpened(): boolean {
   const {shown} = useNavbarMobileSidebar();

@@ -4,8 +4,9 @@
  * window, unmounts it and mounts the mobile menu's copy instead: a
  * synchronous re-render right after hydration on every phone. Here the
  * desktop sidebar stays (its container is `display: none` below 997 px, so
- * it costs no layout) and the mobile copy renders from the mobile menu's
- * first opening (src/theme/DocSidebar/Mobile).
+ * it costs no layout), and the mobile menu's filler is always mounted: it
+ * renders nothing, it hands the menu its content, which the menu renders
+ * from its first opening (src/theme/Navbar/MobileSidebar).
  */
 import type {ReactNode} from 'react';
 import type {Props} from '@theme/DocSidebar';
