@@ -16,6 +16,7 @@ import type {LoadContext, MarkdownConfig, ParseFrontMatter, Plugin} from '@docus
 import {ACCESS_PLUGIN_NAME, type AccessGlobalData} from '../../src/auth/access/audience';
 import {isRestricted, RULE_FRONT_MATTER_KEY} from '../../src/auth/access/rules';
 import type {AccessManifest, AccessPage, Audience} from './manifest';
+import {routePathOfChunkKey} from '../routeChunkNames';
 import {searchIndexVariants} from './searchIndexes';
 
 type MarkdownPreprocessor = NonNullable<MarkdownConfig['preprocessor']>;
@@ -118,8 +119,7 @@ function contentChunkFinder(generatedFilesDir: string, outDir: string): (route: 
   return (route) => {
     const files: string[] = [];
     for (const [key, chunks] of Object.entries(routesChunkNames)) {
-      // Keys are the route plus a short hash: "/docs/x-a3c".
-      if (key.replace(/-[0-9a-f]{3}$/, '') !== route) {
+      if (routePathOfChunkKey(key) !== route) {
         continue;
       }
       const chunkName = chunks.content;

@@ -23,7 +23,7 @@ const COMPONENT_DIR = path.resolve(__dirname, '../../src/components/CodeBlock');
 const LAZY_MODULE_REQUEST = /[\\/]LazyHighlightedContent(\.tsx)?$/;
 
 /** theme-classic's client module that registers `prism.additionalLanguages` at start-up. */
-export function eagerPrismClientModule(): string {
+function eagerPrismClientModule(): string {
   return require.resolve('@docusaurus/theme-classic/lib/prism-include-languages.js');
 }
 

@@ -21,6 +21,7 @@ import path from 'node:path';
 import type {LoadContext, Plugin, RouteConfig} from '@docusaurus/types';
 import {decodeHTMLAttribute, escapeAttribute} from 'entities';
 import {CHUNKS_ATTRIBUTE} from '../../src/ssr/pageScripts';
+import {routePathOfChunkKey} from '../routeChunkNames';
 
 export const PAGE_SCRIPTS_PLUGIN_NAME = 'portal-page-scripts';
 
@@ -59,8 +60,7 @@ export function pageChunkFiles(
   routes: RouteConfig[],
 ): (routePath: string) => string[] {
   const layouts = layoutPaths(routes);
-  // Keys are the route's path plus a short hash: "/docs/x-a3c".
-  const keyed = Object.entries(routesChunkNames).map(([key, names]) => ({path: key.replace(/-[^-]+$/, ''), names: chunkNamesIn(names)}));
+  const keyed = Object.entries(routesChunkNames).map(([key, names]) => ({path: routePathOfChunkKey(key), names: chunkNamesIn(names)}));
   return (routePath) => {
     const matched = keyed.filter(
       (route) =>
