@@ -16,6 +16,7 @@ import type {LoadContext, MarkdownConfig, ParseFrontMatter, Plugin} from '@docus
 import {ACCESS_PLUGIN_NAME, type AccessGlobalData} from '../../src/auth/access/audience';
 import {isRestricted, RULE_FRONT_MATTER_KEY} from '../../src/auth/access/rules';
 import type {AccessManifest, AccessPage, Audience} from './manifest';
+import {filesUnder} from '../../scripts/support/files';
 import {routePathOfChunkKey} from '../routeChunkNames';
 import {searchIndexVariants} from './searchIndexes';
 
@@ -95,9 +96,9 @@ function configModules(siteDir: string): string[] {
   return CONFIG_MODULE_DIRS.flatMap((entry) => {
     const full = path.join(siteDir, entry);
     return statSync(full).isDirectory()
-      ? readdirSync(full, {recursive: true, encoding: 'utf8'})
-          .filter((file) => /\.(ts|tsx|cjs|js)$/.test(file))
-          .map((file) => path.join(full, file))
+      ? filesUnder(full)
+          .filter((file) => /\.(ts|tsx|cjs|js)$/.test(file.relative))
+          .map((file) => file.full)
       : [full];
   });
 }
