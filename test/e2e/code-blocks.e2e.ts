@@ -118,4 +118,62 @@ describe('code blocks', () => {
     await wrappable.getByRole('button', {name: 'Toggle word wrap'}).click();
     await expect(wrappable.locator('pre code').evaluate((code) => getComputedStyle(code).whiteSpace)).resolves.toBe('pre-wrap');
   });
+
+  it('offer wrapping exactly on the blocks whose code is wider than the block, as the width changes', async () => {
+    const page = await suite.open(LONG_DOC);
+    await hydrated(page);
+    /** For each visible block: whether its code overflows, and whether it offers the wrap button. */
+    const visibleBlocks = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll('.theme-code-block'))
+          .filter((block) => block.getClientRects().length > 0)
+          .map((block) => {
+            const pre = block.querySelector('pre');
+            return {
+              overflows: Boolean(pre && pre.scrollWidth > pre.clientWidth),
+              offersWrap: block.querySelector('button[aria-label="Toggle word wrap"]') !== null,
+            };
+          }),
+      );
+    /** Waits (in the page, frame by frame) until every visible block offers the button exactly when it overflows. */
+    const offeredExactlyWhereNeeded = async (when: string) => {
+      try {
+        await page.waitForFunction(
+          () => {
+            const blocks = Array.from(document.querySelectorAll('.theme-code-block')).filter((block) => block.getClientRects().length > 0);
+            return (
+              blocks.length > 0 &&
+              blocks.every((block) => {
+                const pre = block.querySelector('pre');
+                const overflows = Boolean(pre && pre.scrollWidth > pre.clientWidth);
+                return overflows === (block.querySelector('button[aria-label="Toggle word wrap"]') !== null);
+              })
+            );
+          },
+          null,
+          {timeout: 5_000},
+        );
+      } catch {
+        throw new Error(`${when}: the wrap buttons do not match the overflowing blocks: ${JSON.stringify(await visibleBlocks())}`);
+      }
+    };
+
+    for (const width of [390, 1280, 700]) {
+      await page.setViewportSize({width, height: 800});
+      await offeredExactlyWhereNeeded(`at ${width} px`);
+    }
+    // Back on a phone, where most blocks overflow (so the check above was not vacuous).
+    await page.setViewportSize({width: 390, height: 800});
+    await offeredExactlyWhereNeeded('back at 390 px');
+    expect((await visibleBlocks()).filter((block) => block.offersWrap).length).toBeGreaterThan(3);
+
+    // A block in a tab shown later is measured when it appears.
+    await page.getByRole('tab', {name: 'Linux'}).first().click();
+    await offeredExactlyWhereNeeded('after showing the Linux tab');
+    const linuxPanel = page
+      .locator('[role=tabpanel]:not([hidden])')
+      .filter({has: page.locator('.theme-code-block')})
+      .first();
+    await expect(linuxPanel.getByRole('button', {name: 'Toggle word wrap'}).count()).resolves.toBeGreaterThan(0);
+  });
 });

@@ -22,6 +22,7 @@ import useIsBrowser from '@docusaurus/useIsBrowser';
 import {useCodeBlockContext, type CodeBlockMetadata} from '@docusaurus/theme-common/internal';
 import type HighlightedContentType from '@theme-original/CodeBlock/Content';
 import HighlightedContent from './LazyHighlightedContent';
+import {attachCodeBlock} from './useCodeWordWrap';
 import styles from './styles.module.css';
 
 type Props = ComponentProps<typeof HighlightedContentType>;
@@ -80,7 +81,7 @@ function adoptRenderedHtml(
   if (rememberAs !== null && !renderedBlocks.has(rememberAs)) {
     renderedBlocks.set(rememberAs, element.innerHTML);
   }
-  codeBlockRef.current = pre;
+  attachCodeBlock(codeBlockRef, pre);
   return true;
 }
 
@@ -115,8 +116,11 @@ export default function ServerHighlightedContent(props: Props): ReactNode {
 
   const {codeBlockRef} = wordWrap;
   useLayoutEffect(() => {
-    if (source.kind === 'highlight' || adoptRenderedHtml(element.current, codeBlockRef, source.kind === 'server' ? source.key : null)) {
+    if (source.kind === 'highlight') {
       return;
+    }
+    if (adoptRenderedHtml(element.current, codeBlockRef, source.kind === 'server' ? source.key : null)) {
+      return () => attachCodeBlock(codeBlockRef, null);
     }
     // React rendered this block in the browser instead of hydrating it: no
     // server HTML (`npm start` renders in the browser only, and React does
@@ -124,7 +128,7 @@ export default function ServerHighlightedContent(props: Props): ReactNode {
     // before the theme's effects measure the <pre>, and highlight it.
     if (element.current) {
       element.current.replaceChildren(plainLinesElement(source.plain));
-      codeBlockRef.current = element.current.querySelector('pre');
+      attachCodeBlock(codeBlockRef, element.current.querySelector('pre'));
     }
     setSource({kind: 'highlight'});
     // Once per source: the block re-renders when its wrap state changes, and
