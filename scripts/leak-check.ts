@@ -13,6 +13,12 @@
  * lowercase). As a self-test it also searches `build/members/`, which must
  * contain each restricted page: a check that finds nothing there is blind.
  *
+ * Facts a restricted page shows through components, rather than in its
+ * prose, live in modules under `src/data/restricted/` that only that page
+ * imports (src/data/restricted/adminService.ts says why): their texts are
+ * searched for as the page's own, and a module that a public page or the
+ * site's shared code imports stops the check.
+ *
  * Exit codes: 0 clean, 1 a leak or a blind check, 2 the check could not run
  * (no build, no manifest, a restricted page with too little prose).
  */
@@ -20,6 +26,7 @@ import {brotliDecompressSync, gunzipSync} from 'node:zlib';
 import {existsSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {decodeHTML} from 'entities';
+import ts from 'typescript';
 import {SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import type {AccessManifest} from '../plugins/access/manifest';
 import {filesUnder} from './support/files';
@@ -297,6 +304,82 @@ export interface Leak {
   phrase: string;
 }
 
+/** Modules of facts only restricted pages show; everything else in src/data/ reaches every reader. */
+export const RESTRICTED_DATA_DIR = 'src/data/restricted';
+/** A text of a restricted data module is evidence from this many words on (a name or a number alone proves nothing). */
+export const MIN_DATA_TEXT_WORDS = 4;
+
+/** The string literals of a TypeScript or JavaScript module, read with the TypeScript parser: the module is never run. */
+export function moduleTexts(fileName: string, source: string): string[] {
+  const texts: string[] = [];
+  const visit = (node: ts.Node) => {
+    const isSpecifier =
+      ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent) || ts.isExternalModuleReference(node.parent);
+    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && !isSpecifier) {
+      texts.push(node.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true), visit);
+  return texts;
+}
+
+/** Whether `source` imports the module `name` of src/data/restricted/ (any spelling of the path, with or without extension). */
+function importsRestrictedModule(source: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`['"][^'"\\n]*\\/restricted\\/${escaped}(?:\\.[cm]?[jt]sx?)?['"]`).test(source);
+}
+
+/**
+ * The texts of each src/data/restricted/ module, as phrases of each
+ * restricted page that imports it (`source`: the module, then the page).
+ * Throws when a public page or shared code (src/, plugins/) imports one.
+ */
+export function restrictedDataPhrases(
+  root: string,
+  pages: {source: string; restricted: boolean; text: string}[],
+): (PagePhrases & {page: string})[] {
+  const dataDir = path.join(root, RESTRICTED_DATA_DIR);
+  if (!existsSync(dataDir)) {
+    return [];
+  }
+  const modules = filesUnder(dataDir).filter((file) => /\.[cm]?[jt]sx?$/.test(file.relative));
+  const sharedCode = ['src', 'plugins']
+    .map((dir) => path.join(root, dir))
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) => filesUnder(dir))
+    .filter((file) => /\.[cm]?[jt]sx?$/.test(file.full) && !file.full.startsWith(`${dataDir}${path.sep}`));
+  const entries: (PagePhrases & {page: string})[] = [];
+  for (const module of modules) {
+    const name = module.relative.replace(/\.[cm]?[jt]sx?$/, '');
+    const moduleName = `${RESTRICTED_DATA_DIR}/${module.relative}`;
+    const wrongImporters = [
+      ...pages
+        .filter((page) => !page.restricted && importsRestrictedModule(page.text, name))
+        .map((page) => `the public page ${page.source}`),
+      ...sharedCode
+        .filter((file) => importsRestrictedModule(readFileSync(file.full, 'utf8'), name))
+        .map((file) => path.relative(root, file.full).split(path.sep).join('/')),
+    ];
+    if (wrongImporters.length > 0) {
+      throw new Error(
+        `${moduleName} is imported by ${wrongImporters.join(', ')}: its facts would reach readers the restricted pages keep out`,
+      );
+    }
+    const phrases = [
+      ...new Set(
+        moduleTexts(module.full, readFileSync(module.full, 'utf8'))
+          .map((text) => normaliseText(text))
+          .filter((text) => text.split(' ').length >= MIN_DATA_TEXT_WORDS),
+      ),
+    ];
+    for (const page of pages.filter((candidate) => candidate.restricted && importsRestrictedModule(candidate.text, name))) {
+      entries.push({source: `${moduleName} (shown by ${page.source})`, page: page.source, phrases});
+    }
+  }
+  return entries;
+}
+
 /**
  * Every (page, phrase, file) hit under `dir`. A file is searched twice: with
  * HTML tags stripped, and as is (so that a `<` comparison in minified JS can
@@ -400,13 +483,21 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       .filter((page) => page.rule.kind === 'public' && existsSync(fromRoot(page.source)))
       .map((page) => normaliseText(proseSegments(readSource(page)).join(' ')));
     const restricted = manifest.pages.filter((page) => page.rule.kind !== 'public');
-    const pages: PagePhrases[] = restricted.map((page) => ({
+    const prosePhrases: (PagePhrases & {page: string})[] = restricted.map((page) => ({
       source: page.source,
+      page: page.source,
       phrases: distinctivePhrases(readSource(page), {
         source: page.source,
         exclude: (phrase) => publicProse.some((prose) => prose.includes(phrase)),
       }),
     }));
+    const dataPhrases = restrictedDataPhrases(
+      root,
+      manifest.pages
+        .filter((page) => existsSync(fromRoot(page.source)))
+        .map((page) => ({source: page.source, restricted: page.rule.kind !== 'public', text: readSource(page)})),
+    );
+    const pages = [...prosePhrases, ...dataPhrases];
 
     const publicFiles = searchableFiles(publicDir);
     if (publicFiles.length === 0) {
@@ -442,7 +533,9 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
           return [page.source, new Set(files)] as const;
         }),
     );
-    const membersLeaks = membersHits.filter((hit) => ownFiles.get(hit.source)?.has(hit.file) === false);
+    // A restricted data module's texts may be where the page that shows them may be.
+    const pageOf = new Map(pages.map((entry) => [entry.source, entry.page]));
+    const membersLeaks = membersHits.filter((hit) => ownFiles.get(pageOf.get(hit.source) ?? hit.source)?.has(hit.file) === false);
     const leaks = [...publicLeaks, ...membersLeaks];
 
     const lines = [
@@ -460,7 +553,7 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
     }
     const phraseCount = pages.reduce((sum, page) => sum + page.phrases.length, 0);
     const summary =
-      `leak check: ${pages.length} restricted pages, ${phraseCount} phrases, ${publicFiles.length} files in ${relative(publicDir)}, ` +
+      `leak check: ${prosePhrases.length} restricted pages, ${dataPhrases.length} restricted data modules shown by them, ${phraseCount} phrases, ${publicFiles.length} files in ${relative(publicDir)}, ` +
       `${publicLeaks.length} leaks, ${membersLeaks.length} in files shared by all members (${blindPages.length === 0 ? `every page found in ${relative(membersDir)}` : `${blindPages.length} page(s) not found in ${relative(membersDir)}`})`;
     lines.push(summary);
     return {exitCode: leaks.length > 0 || blindPages.length > 0 ? 1 : 0, lines, leaks, blindPages};

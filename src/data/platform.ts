@@ -177,7 +177,8 @@ const SERVICE_DEFINITIONS: Service[] = [
     owner: 'platform',
     database: 'admin',
     dependsOn: ['auth-service', 'tenant-service'],
-    env: [{name: 'ADMIN_AUDIT_RETENTION_DAYS', description: 'How long audit log entries are kept.', localDefault: '365', required: false}],
+    // Its own variables are facts only its restricted page shows: src/data/restricted/adminService.ts.
+    env: [],
   },
   {
     id: 'tenant-service',

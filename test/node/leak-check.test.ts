@@ -5,6 +5,7 @@ import {gzipSync} from 'node:zlib';
 import {
   distinctivePhrases,
   findLeaks,
+  moduleTexts,
   normaliseText,
   proseSegments,
   runLeakCheck,
@@ -54,6 +55,27 @@ const write = (file: string, content: string | Buffer) => {
   writeFileSync(full, content);
   return full;
 };
+
+/** The manifest of the fixtures: docs/secret.md needs the admin role (its own chunk: secret.js), docs/welcome.md is public. */
+function writeManifest() {
+  write(
+    'build/access-manifest.json',
+    JSON.stringify({
+      version: 1,
+      baseUrl: '/',
+      pages: [
+        {
+          route: '/docs/secret',
+          source: 'docs/secret.md',
+          title: 'Rotation Runbook',
+          rule: {kind: 'roles', roles: ['admin'], permissions: []},
+          chunks: ['assets/js/secret.js'],
+        },
+        {route: '/docs/', source: 'docs/welcome.md', title: 'Welcome', rule: {kind: 'public'}, chunks: []},
+      ],
+    }),
+  );
+}
 
 beforeEach(() => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'leak-check-'));
@@ -189,23 +211,7 @@ describe('runLeakCheck (npm run leak-check)', () => {
   }) {
     write('docs/secret.md', SECRET_PAGE);
     write('docs/welcome.md', PUBLIC_PAGE);
-    write(
-      'build/access-manifest.json',
-      JSON.stringify({
-        version: 1,
-        baseUrl: '/',
-        pages: [
-          {
-            route: '/docs/secret',
-            source: 'docs/secret.md',
-            title: 'Rotation Runbook',
-            rule: {kind: 'roles', roles: ['admin'], permissions: []},
-            chunks: ['assets/js/secret.js'],
-          },
-          {route: '/docs/', source: 'docs/welcome.md', title: 'Welcome', rule: {kind: 'public'}, chunks: []},
-        ],
-      }),
-    );
+    writeManifest();
     const stub = '<h1>Rotation Runbook</h1><p>Sign in to read this page.</p>';
     const welcome =
       '<p>Welcome to the portal. Operators rotate the master signing keys on the first Monday of each quarter, after the change board approves the window.</p>';
@@ -240,7 +246,7 @@ describe('runLeakCheck (npm run leak-check)', () => {
     expect(result).toMatchObject({exitCode: 0, leaks: [], blindPages: []});
     expect(result.lines).toHaveLength(1);
     expect(result.lines[0]).toMatch(
-      /^leak check: 1 restricted pages, \d+ phrases, 2 files in build\/public, 0 leaks, 0 in files shared by all members \(every page found in build\/members\)$/,
+      /^leak check: 1 restricted pages, 0 restricted data modules shown by them, \d+ phrases, 2 files in build\/public, 0 leaks, 0 in files shared by all members \(every page found in build\/members\)$/,
     );
   });
 
@@ -296,5 +302,82 @@ describe('runLeakCheck (npm run leak-check)', () => {
     const empty = runLeakCheck({root: tmp});
     expect(empty.exitCode).toBe(2);
     expect(empty.lines[0]).toMatch(/docs\/secret\.md: only 0 distinctive phrase/);
+  });
+});
+
+describe('facts only a restricted page shows (src/data/restricted/)', () => {
+  const SECRET_FACTS = `import type {EnvVar} from '../platform';
+export const VAULT_ENV: EnvVar[] = [{name: 'VAULT_UNSEAL_QUORUM', description: 'How many officers must turn their keys.', localDefault: '3'}];
+`;
+  const TEXT = 'how many officers must turn their keys.';
+  const importLine = "import {VAULT_ENV} from '@site/src/data/restricted/vault';\n";
+
+  function fixture({publicText = false, sharedMembersText = false}: {publicText?: boolean; sharedMembersText?: boolean} = {}) {
+    write('src/data/restricted/vault.ts', SECRET_FACTS);
+    write('docs/secret.md', SECRET_PAGE.replace('import {Callout}', `${importLine}import {Callout}`));
+    write('docs/welcome.md', '---\ntitle: Welcome\n---\n\nWelcome to the portal, where every reader finds the public guides.\n');
+    writeManifest();
+    write('build/public/docs/index.html', '<p>Welcome to the portal.</p>');
+    write('build/public/assets/js/common.js', publicText ? `description:"How many officers must turn their keys."` : 'description:"x"');
+    write(
+      'build/members/docs/secret/index.html',
+      `<h1>Rotation Runbook</h1><p>${FIRST} region</p><td>How many officers must turn their keys.</td>`,
+    );
+    write('build/members/assets/js/secret.js', `children:"${FIRST}",description:"How many officers must turn their keys."`);
+    write(
+      'build/members/assets/js/common.js',
+      sharedMembersText ? `description:"How many officers must turn their keys."` : 'description:"x"',
+    );
+  }
+
+  it('reads the texts of a module without running it, leaving out import paths', () => {
+    expect(moduleTexts('vault.ts', SECRET_FACTS)).toEqual(['VAULT_UNSEAL_QUORUM', 'How many officers must turn their keys.', '3']);
+  });
+
+  it('finds the texts in the public build, named by module and page', () => {
+    fixture({publicText: true});
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.lines).toContain(
+      `LEAK build/public/assets/js/common.js: "${TEXT}" from src/data/restricted/vault.ts (shown by docs/secret.md)`,
+    );
+  });
+
+  it("allows them in the page's own HTML and chunk only, for a page that needs a role", () => {
+    fixture();
+    const clean = runLeakCheck({root: tmp});
+    expect(clean).toMatchObject({exitCode: 0, leaks: [], blindPages: []});
+    expect(clean.lines[0]).toMatch(/1 restricted pages, 1 restricted data modules shown by them/);
+
+    fixture({sharedMembersText: true});
+    const shared = runLeakCheck({root: tmp});
+    expect(shared.exitCode).toBe(1);
+    expect(shared.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([path.join('build', 'members', 'assets', 'js', 'common.js')]);
+  });
+
+  it('is blind, and says so, when the members build does not show the texts', () => {
+    fixture();
+    write('build/members/docs/secret/index.html', `<h1>Rotation Runbook</h1><p>${FIRST} region</p>`);
+    write('build/members/assets/js/secret.js', `children:"${FIRST}"`);
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.blindPages).toEqual(['src/data/restricted/vault.ts (shown by docs/secret.md)']);
+  });
+
+  it('stops (exit 2) when a public page or shared code imports the module', () => {
+    fixture();
+    write(
+      'docs/welcome.md',
+      `---\ntitle: Welcome\n---\n\n${importLine}\nWelcome to the portal, where every reader finds the public guides.\n`,
+    );
+    const fromPublicPage = runLeakCheck({root: tmp});
+    expect(fromPublicPage.exitCode).toBe(2);
+    expect(fromPublicPage.lines[0]).toMatch(/src\/data\/restricted\/vault\.ts is imported by the public page docs\/welcome\.md/);
+
+    fixture();
+    write('src/components/VaultTable.tsx', `import {VAULT_ENV} from '../data/restricted/vault';\nexport const rows = VAULT_ENV;\n`);
+    const fromSharedCode = runLeakCheck({root: tmp});
+    expect(fromSharedCode.exitCode).toBe(2);
+    expect(fromSharedCode.lines[0]).toMatch(/imported by src\/components\/VaultTable\.tsx/);
   });
 });

@@ -166,10 +166,12 @@ function EnvRows({vars, withMakeDev}: {vars: EnvVar[]; withMakeDev: boolean}): R
 
 /**
  * Environment variables: of one service (`service="kira-service"`) or, with
- * `shared`, the ones every service reads.
+ * `shared`, the ones every service reads. A restricted page passes its
+ * service's own variables as `own`, from a module only it imports
+ * (src/data/restricted/), so they never reach the scripts every reader loads.
  */
-export function EnvVarTable({service, shared}: {service?: ServiceId; shared?: boolean}): ReactNode {
-  const vars = shared || !service ? SHARED_ENV : serviceById(service).env;
+export function EnvVarTable({service, shared, own = []}: {service?: ServiceId; shared?: boolean; own?: readonly EnvVar[]}): ReactNode {
+  const vars = shared || !service ? SHARED_ENV : [...own, ...serviceById(service).env];
   const withMakeDev = vars.some((variable) => variable.makeDevValue);
   const headings = withMakeDev
     ? ['Variable', 'Required', 'Local default', 'Under make dev', 'Meaning']
