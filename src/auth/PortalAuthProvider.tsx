@@ -18,7 +18,7 @@ import {orNull, readAccessTokenClaims, toAuthResponse, toUser} from './adapters'
 import {currentReturnTo, safeReturnTo} from './returnTo';
 import {isBrowserStorageUsable, safeGetItem} from './storage';
 import type {Audience} from './access/audience';
-import {endGateSession, gatePresent, syncGateSession} from './access/gateSession';
+import {endGateSession, gatePresent, recordGateSync, syncGateSession} from './access/gateSession';
 
 /** The provider's latest answer, mapped to the spec's entities (adapters.ts). */
 interface ProviderSession {
@@ -192,6 +192,7 @@ export default function PortalAuthProvider({
         return;
       }
       void syncGateSession(response.accessToken, gateBaseUrl).then((result) => {
+        recordGateSync(result);
         // Load the page again when the gate now answers differently: into the
         // members build after sign-in, or with what a changed role may read
         // (the search worker keeps the index it loaded for the page's life).

@@ -98,6 +98,13 @@ describe('restricted pages', () => {
     await page.getByText('You need the admin role').waitFor();
     await expect(page.locator('h1').first().textContent()).resolves.toBe(ADMIN_SERVICE.title);
     expect(await page.content()).not.toContain(bodySentence(ADMIN_SERVICE.source));
+
+    // The admin page came from the public build; a page the developer may read,
+    // reached from there by a client-side navigation, opens with its content.
+    await sidebarLink(page, 'Deployment Guide').click();
+    await page.waitForURL(`${suite.stack.siteUrl}${DEPLOYMENT_GUIDE.route}`);
+    await page.getByText(bodySentence(DEPLOYMENT_GUIDE.source)).waitFor({timeout: 10_000});
+    expect(await page.locator('[data-restricted-page]').count()).toBe(0);
   });
 
   it('as an admin: the admin page renders, and sign-out withholds restricted pages again', async () => {

@@ -2,8 +2,8 @@
  * jsdom cannot navigate to another document, and `location.assign` cannot be
  * spied on (it is an unforgeable property). This environment records every
  * cross-document navigation in `window.__navigations` instead, so tests can
- * assert where the app sent the browser (sign-in, sign-out). Hash-only
- * changes still go through jsdom as usual.
+ * assert where the app sent the browser (sign-in, sign-out); a reload is
+ * recorded as `reload <url>`. Hash-only changes still go through jsdom as usual.
  */
 const FixedJSDOMEnvironment = require('jest-fixed-jsdom');
 const {implForWrapper} = require('jsdom/lib/jsdom/living/generated/utils.js');
@@ -25,6 +25,9 @@ class NavigationRecordingEnvironment extends FixedJSDOMEnvironment {
       }
       navigations.push(href);
       return undefined;
+    };
+    location.reload = () => {
+      navigations.push(`reload ${this.global.location.href}`);
     };
   }
 }

@@ -2,11 +2,12 @@
  * The body of a page withheld from the public build: what each reader is told.
  */
 import {renderToString} from 'react-dom/server';
-import {fireEvent, render, screen} from '@testing-library/react';
+import {act, cleanup, fireEvent, render, screen} from '@testing-library/react';
 import {PortalAuthContext, type PortalAuthValue} from '../../src/auth/PortalAuthProvider';
 import {authValue} from '../support/authValue';
 import RestrictedPage from '../../src/auth/access/RestrictedPage';
 import {setDocFrontMatter} from '../support/docusaurus/docsClient';
+import {recordGateSync} from '../../src/auth/access/gateSession';
 
 const DEVON = {
   object: 'user' as const,
@@ -29,8 +30,17 @@ const show = (value: PortalAuthValue) =>
     </PortalAuthContext.Provider>,
   );
 
+declare global {
+  interface Window {
+    __navigations: string[];
+  }
+}
+
 afterEach(() => {
   document.cookie = 'portal_gate=; Max-Age=0; Path=/';
+  recordGateSync('no-gate');
+  window.sessionStorage.clear();
+  window.__navigations.length = 0;
 });
 
 describe('restricted page', () => {
@@ -70,6 +80,57 @@ describe('restricted page', () => {
     document.cookie = 'portal_gate=1; Path=/';
     show(signedIn);
     expect(screen.getByRole('status')).toHaveTextContent('Opening the page for members');
+  });
+
+  describe('a page the reader may read, reached inside the public build (after the gate answered for a page they may not)', () => {
+    const signedIn = authValue({user: DEVON, role: 'member', roles: ['member']});
+    beforeEach(() => {
+      setDocFrontMatter({portal_access: {kind: 'signed-in'}});
+      document.cookie = 'portal_gate=1; Path=/';
+      window.history.replaceState(null, '', '/docs/deployment/guide?tab=aws#rollback');
+    });
+
+    it('loads the page again once the gate holds the session, so the gate serves the members’ version', () => {
+      show(signedIn);
+      expect(window.__navigations).toEqual([]);
+      act(() => recordGateSync('renewed'));
+      expect(window.__navigations).toEqual(['reload http://localhost/docs/deployment/guide?tab=aws#rollback']);
+      expect(screen.getByRole('status')).toHaveTextContent('Opening the page for members');
+    });
+
+    it('does not loop: after a reload that did not help, it says so and offers one', () => {
+      act(() => recordGateSync('renewed'));
+      show(signedIn);
+      expect(window.__navigations).toHaveLength(1);
+      // The gate answered with the public page again (its session ended in between).
+      cleanup();
+      show(signedIn);
+      expect(window.__navigations).toHaveLength(1);
+      expect(screen.getByRole('status')).toHaveTextContent('The members’ version did not open');
+      fireEvent.click(screen.getByRole('button', {name: 'Reload'}));
+      expect(window.__navigations).toHaveLength(2);
+    });
+
+    it('never reloads while the gate has no session for the tab (refused, or not answered yet)', () => {
+      show(signedIn);
+      act(() => recordGateSync('refused'));
+      expect(window.__navigations).toEqual([]);
+      expect(screen.getByRole('status')).toHaveTextContent('Opening the page for members');
+    });
+
+    it('offers the reload instead of reloading when storage is unusable (no loop guard)', () => {
+      const getItem = jest.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+        throw new DOMException('blocked', 'SecurityError');
+      });
+      try {
+        act(() => recordGateSync('renewed'));
+        show(signedIn);
+        expect(window.__navigations).toEqual([]);
+        expect(screen.getByRole('button', {name: 'Reload'})).toBeInTheDocument();
+      } finally {
+        getItem.mockRestore();
+      }
+    });
   });
 
   it('explains when sign-in is not available at all', () => {

@@ -4,11 +4,11 @@
  * says what the reader needs. It never holds the page's content: that exists
  * only in the members build, which the gate serves to readers allowed to see it.
  */
-import type {ReactNode} from 'react';
+import {useEffect, useSyncExternalStore, type ReactNode} from 'react';
 import Head from '@docusaurus/Head';
 import {useDoc} from '@docusaurus/plugin-content-docs/client';
 import usePortalAuth from '../usePortalAuth';
-import {gatePresent} from './gateSession';
+import {gatePresent, gateSessionStore} from './gateSession';
 import {missingAccess, principalFromClaims, RULE_FRONT_MATTER_KEY, SIGNED_IN_RULE, type AccessRule} from './rules';
 import SignInButton from '../components/SignInButton';
 import styles from './access.module.css';
@@ -20,7 +20,49 @@ function ruleOf(frontMatter: Record<string, unknown>): AccessRule {
   return rule && typeof rule === 'object' && 'kind' in rule ? rule : SIGNED_IN_RULE;
 }
 
-function useRestrictedMessage(): {title: string; body: string; action: 'sign-in' | null} {
+type Message = {title: string; body: string; action: 'sign-in' | 'reload' | null; opensMembersVersion?: boolean};
+
+/** Where a reload for the members' version is remembered, so a gate that keeps serving this page never loops. */
+const RELOADED_KEY = 'portal:opened-members-version';
+const RELOAD_WINDOW_MS = 30_000;
+
+/** Whether this address was loaded again for its members' version within the last 30 s (true when storage is unusable: no loop guard, no automatic reload). */
+function reloadedRecently(address: string): boolean {
+  try {
+    const previous = JSON.parse(window.sessionStorage.getItem(RELOADED_KEY) ?? 'null') as {address?: unknown; at?: unknown} | null;
+    return previous?.address === address && typeof previous.at === 'number' && Date.now() - previous.at < RELOAD_WINDOW_MS;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Loads the page again once the gate holds a session: this page is the public
+ * build's (the reader got here by a client-side navigation in a public page,
+ * such as the gate's answer for a page that needs a role they lack), and the
+ * gate serves the members' version of the same address. At most once per
+ * address in 30 s; true when that reload already happened and did not help.
+ */
+function useOpenMembersVersion(wanted: boolean): boolean {
+  const gateSession = useSyncExternalStore(gateSessionStore.subscribe, gateSessionStore.getSnapshot, gateSessionStore.getServerSnapshot);
+  const ready = wanted && gateSession;
+  const address = typeof window === 'undefined' ? '' : window.location.pathname + window.location.search;
+  const alreadyTried = ready && reloadedRecently(address);
+  useEffect(() => {
+    if (!ready || alreadyTried) {
+      return;
+    }
+    try {
+      window.sessionStorage.setItem(RELOADED_KEY, JSON.stringify({address, at: Date.now()}));
+    } catch {
+      return;
+    }
+    window.location.reload();
+  }, [ready, alreadyTried, address]);
+  return alreadyTried;
+}
+
+function useRestrictedMessage(): Message {
   const {frontMatter} = useDoc();
   const auth = usePortalAuth();
   const rule = ruleOf(frontMatter as Record<string, unknown>);
@@ -46,7 +88,12 @@ function useRestrictedMessage(): {title: string; body: string; action: 'sign-in'
     };
   }
   if (gatePresent()) {
-    return {title: 'Opening the page for members…', body: 'You are signed in; the members’ version of this page is loading.', action: null};
+    return {
+      title: 'Opening the page for members…',
+      body: 'You are signed in; the members’ version of this page is loading.',
+      action: null,
+      opensMembersVersion: true,
+    };
   }
   return {
     title: 'Not published on this site',
@@ -55,8 +102,16 @@ function useRestrictedMessage(): {title: string; body: string; action: 'sign-in'
   };
 }
 
+const DID_NOT_OPEN: Message = {
+  title: 'The members’ version did not open',
+  body: 'Reload the page. If this stays, sign out and sign in again.',
+  action: 'reload',
+};
+
 export default function RestrictedPage(): ReactNode {
-  const message = useRestrictedMessage();
+  const opening = useRestrictedMessage();
+  const didNotOpen = useOpenMembersVersion(opening.opensMembersVersion === true);
+  const message = didNotOpen ? DID_NOT_OPEN : opening;
   const {isLoading} = usePortalAuth();
   return (
     <>
@@ -70,6 +125,11 @@ export default function RestrictedPage(): ReactNode {
         <p>{message.body}</p>
         {/* Present (disabled) while loading so the layout does not move. */}
         {(message.action === 'sign-in' || isLoading) && <SignInButton appearance="solid" size="md" />}
+        {message.action === 'reload' && (
+          <button type="button" className="button button--primary" onClick={() => window.location.reload()}>
+            Reload
+          </button>
+        )}
       </section>
     </>
   );

@@ -18,6 +18,33 @@ export const SESSION_PATH = '_portal/session';
  */
 export type GateSync = 'no-gate' | 'started' | 'renewed' | 'changed' | 'refused' | 'failed';
 
+/**
+ * Whether the gate holds a session for this tab, from the latest answer to
+ * syncGateSession: a page withheld from the public build that the reader may
+ * read is then loaded again, and the gate serves the members' version (see
+ * RestrictedPage). One value per page load, in module memory.
+ */
+let gateSessionActive = false;
+const gateSessionListeners = new Set<() => void>();
+
+export function recordGateSync(result: GateSync): void {
+  const active = result === 'started' || result === 'renewed' || result === 'changed';
+  if (active !== gateSessionActive) {
+    gateSessionActive = active;
+    gateSessionListeners.forEach((listener) => listener());
+  }
+}
+
+/** For useSyncExternalStore: false on the server and until the gate has answered. */
+export const gateSessionStore = {
+  subscribe(listener: () => void): () => void {
+    gateSessionListeners.add(listener);
+    return () => gateSessionListeners.delete(listener);
+  },
+  getSnapshot: (): boolean => gateSessionActive,
+  getServerSnapshot: (): boolean => false,
+};
+
 export function gatePresent(cookies: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
   return parseCookies(cookies)[GATE_MARKER_COOKIE] === '1';
 }
