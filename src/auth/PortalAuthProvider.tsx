@@ -50,6 +50,22 @@ const REFRESH_TOKEN_KEY = 'workos:refresh-token';
 
 interface CallbackSnapshot {
   hadVerifier: boolean;
+  /** The page sign-in started from, as `state` names it (untrusted: checked by safeReturnTo), or null. */
+  returnTo: string | null;
+}
+
+/** `returnTo` from the callback's `state` (the SDK's JSON), when it is a same-origin path. */
+function returnToOfState(state: string | null): string | null {
+  if (state === null) {
+    return null;
+  }
+  try {
+    const parsed = JSON.parse(state) as unknown;
+    const value = parsed && typeof parsed === 'object' ? (parsed as {returnTo?: unknown}).returnTo : undefined;
+    return safeReturnTo(value, window.location.origin, '') || null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -74,7 +90,7 @@ function snapshotCallback(redirectUri: string): CallbackSnapshot | null {
   if (path !== redirectPath && path !== `${redirectPath}/`) {
     return null;
   }
-  return {hadVerifier: safeGetItem('sessionStorage', CODE_VERIFIER_KEY) !== null};
+  return {hadVerifier: safeGetItem('sessionStorage', CODE_VERIFIER_KEY) !== null, returnTo: returnToOfState(params.get('state'))};
 }
 
 function hasStoredSession(settings: AuthSettings): boolean {
@@ -254,6 +270,7 @@ function SdkBridge({
   children: ReactNode;
 }): ReactNode {
   const sdk = useAuth();
+  const history = useHistory();
   const [callback] = useState(() =>
     typeof window === 'undefined' ? null : snapshotCallback(resolveRedirectUri(settings, window.location.origin)),
   );
@@ -268,6 +285,11 @@ function SdkBridge({
       reportedCallback.current = true;
       if (!sdk.user) {
         setNotice({kind: callback.hadVerifier ? 'exchange-failed' : 'forged-callback'});
+        // A sign-in this tab started that failed: back to the page it started
+        // from, as after a successful one (a forged link stays where it landed).
+        if (callback.hadVerifier && callback.returnTo && callback.returnTo !== currentReturnTo(window.location)) {
+          history.replace(callback.returnTo);
+        }
         return;
       }
     }
@@ -285,7 +307,7 @@ function SdkBridge({
         setNotice(null);
       }
     }
-  }, [sdk.isLoading, sdk.user, callback, settings, notice, setNotice]);
+  }, [sdk.isLoading, sdk.user, callback, settings, notice, setNotice, history]);
 
   // Lets CSS drop the sidebar locks of pages that only need sign-in.
   useEffect(() => {

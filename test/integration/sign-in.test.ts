@@ -168,10 +168,11 @@ describe('sign-in failures', () => {
     expect(consoleError).toHaveBeenCalledWith(expect.stringContaining("Couldn't exchange code"));
   });
 
-  it('shows a failed exchange and logs the provider error_description', async () => {
-    const current = await signIn('/docs/', 'user_locked');
+  it('shows a failed exchange on the page sign-in started from, and logs the provider error_description', async () => {
+    const current = await signIn(DEEP_PAGE, 'user_locked');
 
     await current.screen.findByRole('alert', {name: 'Sign-in failed'});
+    await current.waitFor(() => expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe(DEEP_PAGE));
     expect(current.screen.getByRole('button', {name: 'Sign in'})).toBeVisible();
     expect(consoleError).toHaveBeenCalledWith(
       expect.objectContaining({message: 'This account is locked. Ask #team-identity to unlock it.'}),
@@ -251,6 +252,20 @@ describe('hostile or broken callbacks', () => {
     expect(window.location.origin).toBe(SITE_ORIGIN);
     expect(window.location.pathname).toBe('/');
     expect(navigations()).toEqual([]);
+  });
+
+  it('stays on the callback page after a failed sign-in whose state names another origin or a protocol-relative path', async () => {
+    for (const returnTo of ['https://evil.example/phish', '//evil.example/phish', '/\\evil.example']) {
+      const authorizeUrl = await clickSignIn(await open('/docs/'));
+      const callbackUrl = new URL(await completeSignInAtProvider(authorizeUrl.toString(), 'user_locked'));
+      callbackUrl.searchParams.set('state', JSON.stringify({returnTo}));
+      navigations().length = 0;
+      const current = await open(`${callbackUrl.pathname}${callbackUrl.search}`);
+      await current.screen.findByRole('alert', {name: 'Sign-in failed'});
+      expect(window.location.origin).toBe(SITE_ORIGIN);
+      expect(window.location.pathname).toBe('/');
+      expect(navigations()).toEqual([]);
+    }
   });
 
   it('signs out quietly when the stored refresh token has expired or been revoked', async () => {
