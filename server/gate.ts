@@ -128,6 +128,14 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     if (closing) {
       reply.header('Connection', 'close');
     }
+    // Every answer carries the site's security headers (nosniff, frame-ancestors,
+    // CSP …): redirects, refusals and the session endpoint's JSON too, not only
+    // pages. A page's own build's headers, set before, are kept.
+    for (const [name, value] of Object.entries(securityHeaders.public)) {
+      if (!reply.hasHeader(name)) {
+        reply.header(name, value);
+      }
+    }
   });
 
   // The request log: the path without its query (the sign-in callback's

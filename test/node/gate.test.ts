@@ -461,6 +461,38 @@ describe('gate server', () => {
     await production.close();
   });
 
+  it("gives every answer the site's security headers: redirects, refusals and the session endpoint too", async () => {
+    const asDeveloper = await sessionCookie(gate, await developer());
+    const answers = {
+      redirect: await gate.inject({url: '/docs/guide/index.html'}),
+      'refused chunk': await gate.inject({url: ADMIN_CHUNK, headers: {cookie: asDeveloper}}),
+      'refused prefetch': await gate.inject({url: ADMIN_CHUNK, headers: {cookie: asDeveloper, 'sec-purpose': 'prefetch'}}),
+      'session JSON': await gate.inject({
+        method: 'POST',
+        url: '/_portal/session',
+        headers: {host: 'localhost:3000', 'content-type': 'application/json'},
+        payload: {accessToken: 'not-a-token'},
+      }),
+      'sign-out': await gate.inject({method: 'DELETE', url: '/_portal/session', headers: {host: 'localhost:3000', cookie: asDeveloper}}),
+      health: await gate.inject({url: '/_portal/health'}),
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([what, response]) => [what, response.statusCode]))).toEqual({
+      redirect: 301,
+      'refused chunk': 403,
+      'refused prefetch': 204,
+      'session JSON': 401,
+      'sign-out': 204,
+      health: 200,
+    });
+    for (const [what, response] of Object.entries(answers)) {
+      expect([what, response.headers['x-content-type-options'], response.headers['content-security-policy']]).toEqual([
+        what,
+        'nosniff',
+        "default-src 'self'",
+      ]);
+    }
+  });
+
   it("answers what Fastify itself refuses with a fixed text, the site's headers and no-store, never echoing the request", async () => {
     for (const [method, target, status] of [
       ['GET', '/docs/x%C0%A5<script>', 400],
