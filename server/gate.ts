@@ -238,7 +238,8 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     if (verified === 'keys-unavailable') {
       return reply.code(503).header('Retry-After', '5').send({error: 'the provider signing keys are not available yet; try again shortly'});
     }
-    if (verified === 'refused') {
+    // A token of a provider session that signed out here starts nothing (it may still be valid for minutes).
+    if (verified === 'refused' || sessions.providerSessionEnded(verified.sid)) {
       // Whatever session this browser had ends with a refused token.
       clearSessionCookie(request, reply);
       return reply

@@ -28,12 +28,24 @@ export interface SessionCodec {
   issue(session: Omit<GateSession, 'id'>): Promise<{value: string; session: GateSession}>;
   /** The session, or null for anything not issued by us, expired or revoked. */
   read(value: string | undefined): Promise<GateSession | null>;
-  /** Refuses this cookie from now on (until it would expire anyway). */
+  /**
+   * Refuses this cookie from now on (until it would expire anyway), and
+   * ends its provider session here: a still-valid access token of that
+   * session (`sid`) cannot start a new one after sign-out.
+   */
   revoke(session: GateSession): void;
+  /** Whether sign-out ended this provider session (`sid`) in this process. */
+  providerSessionEnded(providerSessionId: string): boolean;
 }
 
 const ISSUER = 'developer-portal-gate';
 export const MIN_SECRET_BYTES = 32;
+/**
+ * How long an ended provider session is remembered (s): past the expiry of
+ * any access token issued before sign-out (WorkOS's last 5 minutes by
+ * default), as the provider ends the session itself and issues no new ones.
+ */
+const ENDED_SESSION_MEMORY_S = 60 * 60;
 /** Verified cookies kept so that a member's next requests skip the HMAC; oldest dropped first. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
@@ -58,6 +70,8 @@ export function createSessionCodec({
   // Revoked cookie ids → their expiry (s). Per process: another replica
   // accepts a replayed cookie until it expires (README, "Access model").
   const revoked = new Map<string, number>();
+  // Provider session ids ended by sign-out → until when they are refused (s). Per process too.
+  const endedProviderSessions = new Map<string, number>();
   // Cookie value → the session it verified to. Only values this process has
   // verified are here, so a hit proves the signature as the first check did;
   // expiry and revocation are checked on every hit.
@@ -71,11 +85,18 @@ export function createSessionCodec({
   }
 
   function pruneRevoked(now: number): void {
-    for (const [id, expiresAt] of revoked) {
-      if (expiresAt <= now) {
-        revoked.delete(id);
+    for (const list of [revoked, endedProviderSessions]) {
+      for (const [id, until] of list) {
+        if (until <= now) {
+          list.delete(id);
+        }
       }
     }
+  }
+
+  function providerSessionEnded(providerSessionId: string): boolean {
+    const until = endedProviderSessions.get(providerSessionId);
+    return until !== undefined && until > Math.floor(Date.now() / 1000);
   }
 
   return {
@@ -106,7 +127,7 @@ export function createSessionCodec({
       const now = Math.floor(Date.now() / 1000);
       const known = verified.get(value);
       if (known) {
-        if (known.expiresAt > now && !revoked.has(known.id)) {
+        if (known.expiresAt > now && !revoked.has(known.id) && !providerSessionEnded(known.providerSessionId)) {
           return known;
         }
         verified.delete(value);
@@ -122,7 +143,7 @@ export function createSessionCodec({
           });
           const list = (claim: unknown) => (Array.isArray(claim) ? claim.filter((item): item is string => typeof item === 'string') : []);
           const id = String(payload.jti);
-          if (revoked.has(id)) {
+          if (revoked.has(id) || providerSessionEnded(String(payload.sid))) {
             return null;
           }
           const session = {
@@ -149,6 +170,9 @@ export function createSessionCodec({
       if (session.expiresAt > now) {
         revoked.set(session.id, session.expiresAt);
       }
+      endedProviderSessions.set(session.providerSessionId, Math.max(session.expiresAt, now + ENDED_SESSION_MEMORY_S));
     },
+
+    providerSessionEnded,
   };
 }

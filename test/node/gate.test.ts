@@ -1,3 +1,4 @@
+import {randomUUID} from 'node:crypto';
 /**
  * The gate server (server/gate.ts) on a small fixture build, through
  * Fastify's inject (no port): which build each reader gets, the session
@@ -41,7 +42,8 @@ async function token(
   key: KeyPair['privateKey'] = keys.privateKey,
   expiresIn: string | number = '10m',
 ): Promise<string> {
-  return new SignJWT({sid: 'session_1', iss: ISSUER, ...claims})
+  // Each token its own provider session, as each sign-in is (sign-out ends one).
+  return new SignJWT({sid: `session_${randomUUID()}`, iss: ISSUER, ...claims})
     .setProtectedHeader({alg: 'RS256', kid: 'key-1'})
     .setIssuedAt()
     .setExpirationTime(expiresIn)
@@ -383,6 +385,26 @@ describe('gate server', () => {
     expect(String(ended.headers['set-cookie'])).toMatch(new RegExp(`${SESSION_COOKIE}=;.*Max-Age=0`));
     // Replaying the old value after sign-out opens nothing.
     expect((await gate.inject({url: '/docs/ops', headers: {cookie}})).body).not.toContain(SECRET);
+    // Nor does the signed-out session's access token, still valid for minutes: it starts no new session.
+    const replayed = await gate.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {host: 'localhost:3000'},
+      payload: {accessToken},
+    });
+    expect(replayed.statusCode).toBe(401);
+    expect(setCookies(replayed).some((value) => value.startsWith(`${SESSION_COOKIE}=;`))).toBe(true);
+    // Another sign-in (a new provider session) still works.
+    expect(
+      (
+        await gate.inject({
+          method: 'POST',
+          url: '/_portal/session',
+          headers: {host: 'localhost:3000'},
+          payload: {accessToken: await developer()},
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('marks cookies Secure on any host but localhost', async () => {
