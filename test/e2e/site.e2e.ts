@@ -206,6 +206,29 @@ describe('site chrome', () => {
     }
   });
 
+  it('a link to a section below diagrams lands on its heading, and stays there once they have rendered', async () => {
+    for (const [route, id] of [
+      ['/docs/internal-developers/services/api-gateway', 'rate-limiting'],
+      ['/docs/internal-developers/services/auth-service', 'api-surface'],
+    ] as const) {
+      const page = await suite.context.newPage();
+      await page.setViewportSize({width: 1280, height: 800});
+      await page.goto(`${suite.stack.siteUrl}${route}#${id}`, {waitUntil: 'load'});
+      // The diagrams above the heading are rendered in the browser, after the scripts run.
+      await page.locator('.docusaurus-mermaid-container svg').first().waitFor();
+      const wantedTop = await page.locator(`#${id}`).evaluate((heading) => parseFloat(getComputedStyle(heading).scrollMarginTop) || 0);
+      await page.waitForFunction(
+        ({id, wantedTop}) => {
+          const heading = document.getElementById(id);
+          return heading !== null && Math.abs(heading.getBoundingClientRect().top - wantedTop) <= 2;
+        },
+        {id, wantedTop},
+        {timeout: 5_000},
+      );
+      await page.close();
+    }
+  });
+
   it('the footer "Get Started" reaches the introduction, with a 2025 copyright', async () => {
     const page = await open('/');
     const footer = page.locator('footer');
