@@ -136,6 +136,38 @@ describe('site chrome', () => {
     await expect(sidebar.getByText('Languages').isVisible()).resolves.toBe(true);
   });
 
+  it('the open mobile menu keeps keyboard focus inside it, and Escape or its close button closes it back onto the menu button', async () => {
+    const page = await suite.context.newPage();
+    await page.setViewportSize({width: 412, height: 823});
+    await open('/docs/internal-developers/services/api-gateway', page);
+    const insideMenu = () => page.evaluate(() => document.querySelector('.navbar-sidebar')?.contains(document.activeElement) ?? false);
+    const onMenuButton = () => page.evaluate(() => document.activeElement?.matches('.navbar__toggle') ?? false);
+
+    for (const close of ['Escape', 'close button'] as const) {
+      await page.getByRole('button', {name: 'Toggle navigation bar'}).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('.navbar-sidebar--show').waitFor();
+      await page.waitForFunction(() => document.querySelector('.navbar-sidebar')?.contains(document.activeElement));
+      // Forwards past the end and backwards past the start, focus stays in the menu.
+      for (let step = 0; step < 30; step += 1) {
+        await page.keyboard.press('Tab');
+        expect([close, 'Tab', step, await insideMenu()]).toEqual([close, 'Tab', step, true]);
+      }
+      for (let step = 0; step < 30; step += 1) {
+        await page.keyboard.press('Shift+Tab');
+        expect([close, 'Shift+Tab', step, await insideMenu()]).toEqual([close, 'Shift+Tab', step, true]);
+      }
+      if (close === 'Escape') {
+        await page.keyboard.press('Escape');
+      } else {
+        await page.getByRole('button', {name: 'Close navigation bar'}).focus();
+        await page.keyboard.press('Enter');
+      }
+      await page.locator('.navbar-sidebar--show').waitFor({state: 'detached'});
+      expect([close, await onMenuButton()]).toEqual([close, true]);
+    }
+  });
+
   it('colour mode cycles light, dark, system; is stored under "theme"; survives reload; follows a second tab', async () => {
     const page = await open('/docs/');
     const other = await open('/');

@@ -1,8 +1,14 @@
 import type {ReactNode} from 'react';
 import MobileSidebar from '@theme-original/Navbar/MobileSidebar';
 import {useMobileMenuOpened} from '@site/src/components/MobileMenu/useMobileMenuOpened';
+import {useMobileMenuDialog} from '@site/src/components/MobileMenu/useMobileMenuDialog';
 
-/** Wrapped swizzle: the stock mobile menu, rendered from its first opening (see the hook for why). */
+/**
+ * Wrapped swizzle: the stock mobile menu, rendered from its first opening, and
+ * a modal dialog for the keyboard while open (see the hooks for why).
+ */
 export default function MobileSidebarWrapper(): ReactNode {
-  return useMobileMenuOpened() ? <MobileSidebar /> : null;
+  const opened = useMobileMenuOpened();
+  useMobileMenuDialog();
+  return opened ? <MobileSidebar /> : null;
 }
