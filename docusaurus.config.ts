@@ -115,7 +115,12 @@ const config = {
   ssrTemplate: SSR_TEMPLATE,
 
   // Runs in the browser before hydration (see the file for why).
-  clientModules: ['./src/clientModules/announcementBar.ts', './src/clientModules/idlePrefetch.ts', './src/clientModules/keepHashTarget.ts'],
+  clientModules: [
+    './src/clientModules/announcementBar.ts',
+    './src/clientModules/idlePrefetch.ts',
+    './src/clientModules/keepHashTarget.ts',
+    './src/clientModules/searchFocus.ts',
+  ],
 
   plugins: [accessPlugin(accessPages, audience, process.env.PORTAL_ACCESS_MANIFEST), codeBlocksPlugin(codeTheme.css), pageScriptsPlugin],
 

@@ -97,3 +97,26 @@ describe('search respects access', () => {
     expect(indexes.some((body) => body.toLowerCase().includes(ADMIN_WORD))).toBe(findsAdmin);
   });
 });
+
+describe('search box and keyboard focus', () => {
+  it('a reader who tabs past the search box keeps focus where they went once its index has loaded, and can come back', async () => {
+    const page = await suite.open('/docs/');
+    const box = page.locator('.navbar__search-input');
+    const onBox = () => page.evaluate(() => document.activeElement?.matches('.navbar__search-input') ?? false);
+    // Focus on the box starts loading its index; the reader moves on straight away.
+    await box.focus();
+    await page.keyboard.press('Tab');
+    const went = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120));
+    expect(await onBox()).toBe(false);
+    // The plugin's suggestions are set up once the index is loaded (and it then focused the box again).
+    await page.waitForFunction(() => document.querySelector('.navbar__search-input')?.hasAttribute('aria-autocomplete'));
+    expect(await onBox()).toBe(false);
+    await expect(page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))).resolves.toBe(went);
+
+    // Coming back on purpose works: a click focuses the box and it searches.
+    await box.click();
+    expect(await onBox()).toBe(true);
+    await page.keyboard.type(PUBLIC_WORD);
+    await page.getByRole('option').filter({hasText: 'API Gateway'}).first().waitFor();
+  });
+});
