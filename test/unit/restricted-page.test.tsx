@@ -64,6 +64,16 @@ describe('restricted page', () => {
     expect(html).toMatch(/<button[^>]*disabled/);
   });
 
+  it('tells a signed-out reader which role a page needs before they sign in', () => {
+    setDocFrontMatter({portal_access: {kind: 'roles', roles: ['admin'], permissions: []}});
+    show(authValue({}));
+    expect(screen.getByRole('status')).toHaveTextContent('Sign in to read this page');
+    expect(
+      screen.getByText(/This page is for signed-in members of the organisation\. You need the admin role to read this page\./),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', {name: 'Sign in'})).toBeEnabled();
+  });
+
   it('tells a signed-in reader without the role which role they need', () => {
     setDocFrontMatter({portal_access: {kind: 'roles', roles: ['admin'], permissions: []}});
     show(authValue({user: DEVON, role: 'member', roles: ['member'], permissions: ['docs:read']}));

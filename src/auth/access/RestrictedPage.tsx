@@ -77,7 +77,15 @@ function useRestrictedMessage(): Message {
         action: null,
       };
     }
-    return {title: 'Sign in to read this page', body: 'This page is for signed-in members of the organisation.', action: 'sign-in'};
+    // A page that needs a role says so before sign-in, not only after it.
+    const needs = rule.kind === 'roles' ? missingAccess(rule, {roles: [], permissions: []}) : null;
+    return {
+      title: 'Sign in to read this page',
+      body: needs
+        ? `This page is for signed-in members of the organisation. ${needs}`
+        : 'This page is for signed-in members of the organisation.',
+      action: 'sign-in',
+    };
   }
   const missing = missingAccess(rule.kind === 'public' ? SIGNED_IN_RULE : rule, principalFromClaims(auth));
   if (missing) {
