@@ -47,9 +47,14 @@ describe('routes', () => {
     // The browser logs the 404 status itself; that is this test's expected outcome.
     expectProblems(/status of 404/);
     const page = await suite.context.newPage();
-    const response = await page.goto(`${suite.stack.siteUrl}/no/such/page`);
-    expect(response?.status()).toBe(404);
-    await expect(page.locator('h1').textContent()).resolves.toBe('Page Not Found');
+    for (const path of ['/no/such/page', '/docs/no-such-page', '/docs/internal-developers/services/api-gateway/extra']) {
+      const response = await page.goto(`${suite.stack.siteUrl}${path}`, {waitUntil: 'load'});
+      expect(response?.status()).toBe(404);
+      await expect(page.locator('h1').textContent()).resolves.toBe('Page Not Found');
+      // Also once the scripts have taken over (under /docs/ the docs plugin renders the not-found content itself).
+      await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+      await expect(page.title()).resolves.toMatch(/^Page Not Found \|/);
+    }
   });
 
   it.each([
