@@ -7,10 +7,10 @@
  * keyboard user who tabs through the search box to "Sign in" is pulled back
  * into it a moment later. Here, focus that comes to the search box with no key
  * or pointer press since the reader moved on from it to another control,
- * within the few seconds an index
- * takes to load, is handed back to where they went, once. Ctrl+K, a click or a
- * tap still focus it as before, and so does anything after that window (a
- * screen reader moving focus there without a key press, say).
+ * within the few seconds an index takes to load, is handed back to where they
+ * went, once. Ctrl+K, a click or a tap still focus it as before, and so does
+ * anything after that window (a screen reader moving focus there without a
+ * key press, say).
  */
 import ExecutionEnvironment from '@docusaurus/ExecutionEnvironment';
 
@@ -53,8 +53,10 @@ export function guardSearchFocus(doc: Document = document, now: () => number = (
     const destination = left.to;
     left = null;
     if (destination.isConnected) {
+      // Focus events fire during focus(): the flag covers exactly that call.
       handingBack = true;
       destination.focus();
+      handingBack = false;
     }
   };
   doc.addEventListener('keydown', onPress, true);
