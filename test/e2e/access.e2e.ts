@@ -85,8 +85,9 @@ describe('restricted pages', () => {
   });
 
   it('as a developer: the admin page says which role is missing, and the gate refuses its chunk', async () => {
-    // The refused chunk when following the sidebar link (Docusaurus then loads the page from the server).
-    expectProblems(/status of 403/, /Loading chunk|ChunkLoadError/);
+    // The refused chunk when following the sidebar link (Docusaurus then loads the page from the server);
+    // the refusal is text with nosniff, which the browser also reports as a script it will not run.
+    expectProblems(/status of 403/, /Loading chunk|ChunkLoadError/, /Refused to execute script from .*MIME type \('text\/plain'\)/);
     const page = await open('/docs/');
     await signInFromPage(page, /Devon Developer/);
     await suite.userMenu(page, /Devon Developer/).waitFor();
