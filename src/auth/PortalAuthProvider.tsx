@@ -18,7 +18,14 @@ import {orNull, readAccessTokenClaims, toAuthResponse, toUser} from './adapters'
 import {currentReturnTo, safeReturnTo} from './returnTo';
 import {isBrowserStorageUsable, safeGetItem} from './storage';
 import type {Audience} from './access/audience';
-import {endGateSession, gatePresent, recordGateSync, syncGateSession} from './access/gateSession';
+import {
+  clearMembersReloadMark,
+  endGateSession,
+  gatePresent,
+  recordGateSync,
+  reloadForMembersOnce,
+  syncGateSession,
+} from './access/gateSession';
 
 /** The provider's latest answer, mapped to the spec's entities (adapters.ts). */
 interface ProviderSession {
@@ -196,6 +203,12 @@ export default function PortalAuthProvider({
   // was served without a session (the public build), load it again so the
   // gate can serve the members' version.
   const gateAudience = gate?.audience;
+  // This page came from the members build: a reload for it worked, so a later one may happen again.
+  useEffect(() => {
+    if (gateAudience === 'members') {
+      clearMembersReloadMark();
+    }
+  }, [gateAudience]);
   const gateBaseUrl = gate?.baseUrl;
   // The provider's answer, as the spec's Auth response and access-token
   // claims: what the context exposes (role, permissions, …) is read from these.
@@ -213,7 +226,9 @@ export default function PortalAuthProvider({
         // members build after sign-in, or with what a changed role may read
         // (the search worker keeps the index it loaded for the page's life).
         if ((result === 'started' && gateAudience === 'public') || result === 'changed') {
-          window.location.reload();
+          if (!reloadForMembersOnce()) {
+            console.warn('Developer Portal: the gate still answers this page as public after loading it again; is its cookie blocked?');
+          }
         } else if (result === 'refused' || result === 'failed') {
           console.warn(`Developer Portal: the gate server did not accept the session (${result}); pages for members stay hidden.`);
         }

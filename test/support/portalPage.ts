@@ -58,9 +58,7 @@ export function endPageTimers(): void {
   pageGeneration += 1;
 }
 
-export function navigations(): string[] {
-  return (window as unknown as {__navigations: string[]}).__navigations;
-}
+export {navigations} from './navigations';
 
 export function loadPage(url: string, settings: AuthSettings | undefined = testSettings()): LoadedPage {
   jest.resetModules();

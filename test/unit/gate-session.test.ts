@@ -2,7 +2,14 @@
  * The browser's side of the gate server: when it talks to the gate, what it
  * sends, and how it reads the answers.
  */
-import {endGateSession, syncGateSession} from '../../src/auth/access/gateSession';
+import {
+  clearMembersReloadMark,
+  endGateSession,
+  reloadedForMembersRecently,
+  reloadForMembersOnce,
+  syncGateSession,
+} from '../../src/auth/access/gateSession';
+import {navigations} from '../support/navigations';
 
 const TOKEN = 'header.payload.signature';
 
@@ -66,5 +73,49 @@ describe('gate session (browser side)', () => {
     const [url, init] = fetchSpy.mock.calls[0] as [string, RequestInit];
     expect(url).toBe('/_portal/session');
     expect(init).toMatchObject({method: 'DELETE', keepalive: true});
+  });
+});
+
+describe("loading a page again for the gate's members' answer", () => {
+  beforeEach(() => {
+    window.history.replaceState(null, '', '/docs/deployment/guide?tab=aws#rollback');
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    window.sessionStorage.clear();
+    navigations().length = 0;
+  });
+
+  it('reloads an address once in 30 s, so a gate that keeps answering with the public page never loops', () => {
+    jest.useFakeTimers({now: Date.parse('2026-11-23T08:00:00Z')});
+    expect(reloadForMembersOnce()).toBe(true);
+    expect(navigations()).toEqual(['reload http://localhost/docs/deployment/guide?tab=aws#rollback']);
+    expect(reloadedForMembersRecently()).toBe(true);
+    expect(reloadForMembersOnce()).toBe(false);
+    expect(navigations()).toHaveLength(1);
+    // Another address is another page.
+    expect(reloadForMembersOnce('/docs/other')).toBe(true);
+    // And after 30 s the first may be tried again.
+    jest.setSystemTime(Date.parse('2026-11-23T08:00:31Z'));
+    expect(reloadForMembersOnce()).toBe(true);
+  });
+
+  it('may reload again once a page came from the members build (a sign-out and a new sign-in soon after)', () => {
+    expect(reloadForMembersOnce()).toBe(true);
+    clearMembersReloadMark();
+    expect(reloadForMembersOnce()).toBe(true);
+    expect(navigations()).toHaveLength(2);
+  });
+
+  it('never reloads when storage throws (no loop guard), and says it did not', () => {
+    const setItem = jest.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new DOMException('blocked', 'QuotaExceededError');
+    });
+    try {
+      expect(reloadForMembersOnce()).toBe(false);
+      expect(navigations()).toEqual([]);
+    } finally {
+      setItem.mockRestore();
+    }
   });
 });

@@ -8,6 +8,7 @@ import {authValue} from '../support/authValue';
 import RestrictedPage from '../../src/auth/access/RestrictedPage';
 import {setDocFrontMatter} from '../support/docusaurus/docsClient';
 import {recordGateSync} from '../../src/auth/access/gateSession';
+import {navigations} from '../support/navigations';
 
 const DEVON = {
   object: 'user' as const,
@@ -30,17 +31,11 @@ const show = (value: PortalAuthValue) =>
     </PortalAuthContext.Provider>,
   );
 
-declare global {
-  interface Window {
-    __navigations: string[];
-  }
-}
-
 afterEach(() => {
   document.cookie = 'portal_gate=; Max-Age=0; Path=/';
   recordGateSync('no-gate');
   window.sessionStorage.clear();
-  window.__navigations.length = 0;
+  navigations().length = 0;
 });
 
 describe('restricted page', () => {
@@ -102,29 +97,29 @@ describe('restricted page', () => {
 
     it('loads the page again once the gate holds the session, so the gate serves the members’ version', () => {
       show(signedIn);
-      expect(window.__navigations).toEqual([]);
+      expect(navigations()).toEqual([]);
       act(() => recordGateSync('renewed'));
-      expect(window.__navigations).toEqual(['reload http://localhost/docs/deployment/guide?tab=aws#rollback']);
+      expect(navigations()).toEqual(['reload http://localhost/docs/deployment/guide?tab=aws#rollback']);
       expect(screen.getByRole('status')).toHaveTextContent('Opening the page for members');
     });
 
     it('does not loop: after a reload that did not help, it says so and offers one', () => {
       act(() => recordGateSync('renewed'));
       show(signedIn);
-      expect(window.__navigations).toHaveLength(1);
+      expect(navigations()).toHaveLength(1);
       // The gate answered with the public page again (its session ended in between).
       cleanup();
       show(signedIn);
-      expect(window.__navigations).toHaveLength(1);
+      expect(navigations()).toHaveLength(1);
       expect(screen.getByRole('status')).toHaveTextContent('The members’ version did not open');
       fireEvent.click(screen.getByRole('button', {name: 'Reload'}));
-      expect(window.__navigations).toHaveLength(2);
+      expect(navigations()).toHaveLength(2);
     });
 
     it('never reloads while the gate has no session for the tab (refused, or not answered yet)', () => {
       show(signedIn);
       act(() => recordGateSync('refused'));
-      expect(window.__navigations).toEqual([]);
+      expect(navigations()).toEqual([]);
       expect(screen.getByRole('status')).toHaveTextContent('Opening the page for members');
     });
 
@@ -135,7 +130,7 @@ describe('restricted page', () => {
       try {
         act(() => recordGateSync('renewed'));
         show(signedIn);
-        expect(window.__navigations).toEqual([]);
+        expect(navigations()).toEqual([]);
         expect(screen.getByRole('button', {name: 'Reload'})).toBeInTheDocument();
       } finally {
         getItem.mockRestore();

@@ -8,7 +8,7 @@ import {useEffect, useSyncExternalStore, type ReactNode} from 'react';
 import Head from '@docusaurus/Head';
 import {useDoc} from '@docusaurus/plugin-content-docs/client';
 import usePortalAuth from '../usePortalAuth';
-import {gatePresent, gateSessionStore} from './gateSession';
+import {gatePresent, gateSessionStore, reloadedForMembersRecently, reloadForMembersOnce} from './gateSession';
 import {missingAccess, principalFromClaims, RULE_FRONT_MATTER_KEY, SIGNED_IN_RULE, type AccessRule} from './rules';
 import SignInButton from '../components/SignInButton';
 import styles from './access.module.css';
@@ -22,20 +22,6 @@ function ruleOf(frontMatter: Record<string, unknown>): AccessRule {
 
 type Message = {title: string; body: string; action: 'sign-in' | 'reload' | null; opensMembersVersion?: boolean};
 
-/** Where a reload for the members' version is remembered, so a gate that keeps serving this page never loops. */
-const RELOADED_KEY = 'portal:opened-members-version';
-const RELOAD_WINDOW_MS = 30_000;
-
-/** Whether this address was loaded again for its members' version within the last 30 s (true when storage is unusable: no loop guard, no automatic reload). */
-function reloadedRecently(address: string): boolean {
-  try {
-    const previous = JSON.parse(window.sessionStorage.getItem(RELOADED_KEY) ?? 'null') as {address?: unknown; at?: unknown} | null;
-    return previous?.address === address && typeof previous.at === 'number' && Date.now() - previous.at < RELOAD_WINDOW_MS;
-  } catch {
-    return true;
-  }
-}
-
 /**
  * Loads the page again once the gate holds a session: this page is the public
  * build's (the reader got here by a client-side navigation in a public page,
@@ -46,19 +32,12 @@ function reloadedRecently(address: string): boolean {
 function useOpenMembersVersion(wanted: boolean): boolean {
   const gateSession = useSyncExternalStore(gateSessionStore.subscribe, gateSessionStore.getSnapshot, gateSessionStore.getServerSnapshot);
   const ready = wanted && gateSession;
-  const address = typeof window === 'undefined' ? '' : window.location.pathname + window.location.search;
-  const alreadyTried = ready && reloadedRecently(address);
+  const alreadyTried = ready && reloadedForMembersRecently();
   useEffect(() => {
-    if (!ready || alreadyTried) {
-      return;
+    if (ready && !alreadyTried) {
+      reloadForMembersOnce();
     }
-    try {
-      window.sessionStorage.setItem(RELOADED_KEY, JSON.stringify({address, at: Date.now()}));
-    } catch {
-      return;
-    }
-    window.location.reload();
-  }, [ready, alreadyTried, address]);
+  }, [ready, alreadyTried]);
   return alreadyTried;
 }
 

@@ -45,6 +45,51 @@ export const gateSessionStore = {
   getServerSnapshot: (): boolean => false,
 };
 
+/**
+ * Loading a page again so the gate can answer with the members' version
+ * (after sign-in, or for a page reached inside the public build) is
+ * remembered per address for 30 s: a gate that keeps answering with the
+ * public page (its cookie refused or blocked) never makes a page reload
+ * forever. The mark is cleared once a page comes from the members build.
+ */
+const RELOADED_KEY = 'portal:opened-members-version';
+const RELOAD_WINDOW_MS = 30_000;
+
+const currentAddress = () => window.location.pathname + window.location.search;
+
+/** Whether this address was already loaded again in the last 30 s (true when storage is unusable: without the guard, no automatic reload). */
+export function reloadedForMembersRecently(address: string = currentAddress()): boolean {
+  try {
+    const previous = JSON.parse(window.sessionStorage.getItem(RELOADED_KEY) ?? 'null') as {address?: unknown; at?: unknown} | null;
+    return previous?.address === address && typeof previous.at === 'number' && Date.now() - previous.at < RELOAD_WINDOW_MS;
+  } catch {
+    return true;
+  }
+}
+
+/** Loads the page again for the gate's members' answer, unless that already happened for this address in the last 30 s; whether it did. */
+export function reloadForMembersOnce(address: string = currentAddress()): boolean {
+  if (reloadedForMembersRecently(address)) {
+    return false;
+  }
+  try {
+    window.sessionStorage.setItem(RELOADED_KEY, JSON.stringify({address, at: Date.now()}));
+  } catch {
+    return false;
+  }
+  window.location.reload();
+  return true;
+}
+
+/** The members' build answered: a later sign-in may reload again. */
+export function clearMembersReloadMark(): void {
+  try {
+    window.sessionStorage.removeItem(RELOADED_KEY);
+  } catch {
+    // Nothing was stored either.
+  }
+}
+
 export function gatePresent(cookies: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
   return parseCookies(cookies)[GATE_MARKER_COOKIE] === '1';
 }
