@@ -97,14 +97,14 @@ function setCookies(response: {headers: Record<string, unknown>}): string[] {
   return ([] as string[]).concat((response.headers['set-cookie'] as string | string[] | undefined) ?? []);
 }
 
+/** Hands the session endpoint an access token, as the browser does after sign-in and every refresh. */
+function postSession(server: FastifyInstance, accessToken: string) {
+  return server.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken}});
+}
+
 /** Signs in through the session endpoint, as the browser does; returns the Cookie header the browser then sends. */
 async function sessionCookie(server: FastifyInstance, accessToken: string): Promise<string> {
-  const response = await server.inject({
-    method: 'POST',
-    url: '/_portal/session',
-    headers: {host: 'localhost:3000'},
-    payload: {accessToken},
-  });
+  const response = await postSession(server, accessToken);
   expect(response.statusCode).toBe(200);
   const session = setCookies(response).find((value) => value.startsWith(`${SESSION_COOKIE}=`));
   if (!session) {
@@ -362,7 +362,7 @@ describe('gate server', () => {
 
   it('sets an HttpOnly session cookie that expires with the token; sign-out deletes it and the old value stops working', async () => {
     const accessToken = await developer();
-    const started = await gate.inject({method: 'POST', url: '/_portal/session', headers: {host: 'localhost:3000'}, payload: {accessToken}});
+    const started = await postSession(gate, accessToken);
     expect(started.statusCode).toBe(200);
     expect(started.json()).toMatchObject({hadSession: false});
     const session = setCookies(started).find((value) => value.startsWith(`${SESSION_COOKIE}=`)) ?? '';
@@ -386,25 +386,11 @@ describe('gate server', () => {
     // Replaying the old value after sign-out opens nothing.
     expect((await gate.inject({url: '/docs/ops', headers: {cookie}})).body).not.toContain(SECRET);
     // Nor does the signed-out session's access token, still valid for minutes: it starts no new session.
-    const replayed = await gate.inject({
-      method: 'POST',
-      url: '/_portal/session',
-      headers: {host: 'localhost:3000'},
-      payload: {accessToken},
-    });
+    const replayed = await postSession(gate, accessToken);
     expect(replayed.statusCode).toBe(401);
     expect(setCookies(replayed).some((value) => value.startsWith(`${SESSION_COOKIE}=;`))).toBe(true);
     // Another sign-in (a new provider session) still works.
-    expect(
-      (
-        await gate.inject({
-          method: 'POST',
-          url: '/_portal/session',
-          headers: {host: 'localhost:3000'},
-          payload: {accessToken: await developer()},
-        })
-      ).statusCode,
-    ).toBe(200);
+    await sessionCookie(gate, await developer());
   });
 
   it('marks cookies Secure on any host but localhost', async () => {
