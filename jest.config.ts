@@ -21,6 +21,7 @@ const moduleNameMapper: Record<string, string> = {
   '^@docusaurus/(Link|Head|ExecutionEnvironment|useDocusaurusContext|useGlobalData|useIsBrowser|router)$':
     '<rootDir>/test/support/docusaurus/$1.tsx',
   '^@docusaurus/plugin-content-docs/client$': '<rootDir>/test/support/docusaurus/docsClient.tsx',
+  '^@docusaurus/core/lib/client/browserContext$': '<rootDir>/test/support/docusaurus/browserContext.tsx',
 };
 
 const config: Config = {

@@ -6,6 +6,7 @@ import BaseUrlIssueBanner from '@site/src/components/BaseUrlIssueBanner';
 import PortalAuthProvider from '@site/src/auth/PortalAuthProvider';
 import AuthNotices from '@site/src/auth/components/AuthNotices';
 import type {AuthSettings} from '@site/src/auth/config';
+import BrowserTakeover from '@site/src/components/BrowserTakeover';
 
 /**
  * Root wraps the whole app once, above the layout, and survives navigation:
@@ -18,10 +19,12 @@ export default function Root({children}: {children: ReactNode}): ReactNode {
   const settings = siteConfig.customFields?.auth as AuthSettings | undefined;
   const {audience} = usePluginData(ACCESS_PLUGIN_NAME) as AccessGlobalData;
   return (
-    <PortalAuthProvider settings={settings} gate={{audience, baseUrl: siteConfig.baseUrl}}>
-      <BaseUrlIssueBanner />
-      {children}
-      <AuthNotices />
-    </PortalAuthProvider>
+    <BrowserTakeover>
+      <PortalAuthProvider settings={settings} gate={{audience, baseUrl: siteConfig.baseUrl}}>
+        <BaseUrlIssueBanner />
+        {children}
+        <AuthNotices />
+      </PortalAuthProvider>
+    </BrowserTakeover>
   );
 }
