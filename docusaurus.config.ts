@@ -71,6 +71,10 @@ const config = {
   future: {
     // v4 flags turn on Docusaurus Faster (Rspack, SWC, Lightning CSS).
     v4: true,
+    // Git history is read only for what shows it (last-updated dates, on
+    // when DOCS_EDIT_URL is set): otherwise Docusaurus reads the whole
+    // repository's history eagerly in every build (about 1.3 s cold).
+    experimental_vcs: Boolean(docsEditUrl),
   },
   // v4 namespaces browser storage keys per site (`theme-xxxx`); the spec wants
   // the plain `theme` key, so we opt out of namespacing.

@@ -8,16 +8,23 @@
  *                     run by `npm run serve` with production dependencies only
  *
  * Each build then gets its security headers (scripts/security-headers.ts).
- * Extra arguments go to both `docusaurus build` runs.
+ *
+ * Both audiences build in this one process, one after the other, through
+ * Docusaurus's own `build` (what `docusaurus build` runs), which saves the
+ * second start of the CLI. Docusaurus loads the config and the plugins
+ * afresh for each build, so each sees its own PORTAL_AUDIENCE. The public
+ * build goes first, before the members' content has been loaded at all, so
+ * nothing held in memory can carry into it; the leak check also fails when
+ * the members build lacks any page's words.
  */
 import {spawn, spawnSync} from 'node:child_process';
 import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
+import {inspect} from 'node:util';
 import {writeSecurityHeaders} from './security-headers';
 
 const ROOT = path.resolve(__dirname, '..');
 const BUILD = path.join(ROOT, 'build');
-const docusaurus = path.join(ROOT, 'node_modules', '.bin', 'docusaurus');
 
 rmSync(BUILD, {recursive: true, force: true});
 
@@ -31,37 +38,50 @@ const gateCompiled = new Promise<number>((resolve) => {
 });
 
 const manifest = path.join(BUILD, 'access-manifest.json');
-for (const audience of ['public', 'members'] as const) {
-  const outDir = path.join(BUILD, audience);
-  console.log(`\n[build] ${audience} audience → ${path.relative(ROOT, outDir)}/`);
-  const result = spawnSync(docusaurus, ['build', '--out-dir', outDir, ...process.argv.slice(2)], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env: {...process.env, PORTAL_AUDIENCE: audience, PORTAL_ACCESS_MANIFEST: manifest},
-  });
-  if (result.status !== 0) {
-    console.error(`[build] the ${audience} build failed`);
-    tsc.kill();
-    process.exit(result.status ?? 1);
-  }
-  writeSecurityHeaders(outDir);
-}
-if (!existsSync(manifest)) {
-  console.error('[build] the members build wrote no access manifest');
+
+function stop(message: string, status = 1): never {
+  console.error(message);
   tsc.kill();
-  process.exit(1);
+  process.exit(status);
 }
 
-// The health endpoint names the build it serves.
-const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], {cwd: ROOT, encoding: 'utf8'});
-const buildId =
-  process.env.PORTAL_BUILD_ID?.trim() ||
-  `${commit.status === 0 ? commit.stdout.trim() : 'unversioned'}-${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}`;
-writeFileSync(manifest, `${JSON.stringify({...JSON.parse(readFileSync(manifest, 'utf8')), buildId}, null, 2)}\n`);
-
-void gateCompiled.then((status) => {
-  if (status !== 0) {
-    console.error('[build] compiling the gate server failed');
-    process.exit(status);
+async function buildAudiences(): Promise<void> {
+  // Set before Docusaurus loads anything: React picks its production or
+  // development build from NODE_ENV once, when first loaded, and the pages
+  // render several times slower in the development one.
+  process.env.NODE_ENV = 'production';
+  process.env.BABEL_ENV = 'production';
+  // The commands the docusaurus CLI runs (bin/docusaurus.mjs imports this
+  // module); the package declares no entry point of its own.
+  const {build} = await import('@docusaurus/core/lib/index.js');
+  process.env.PORTAL_ACCESS_MANIFEST = manifest;
+  for (const audience of ['public', 'members'] as const) {
+    const outDir = path.join(BUILD, audience);
+    console.log(`\n[build] ${audience} audience → ${path.relative(ROOT, outDir)}/`);
+    process.env.PORTAL_AUDIENCE = audience;
+    try {
+      await build(ROOT, {outDir});
+    } catch (error) {
+      // As the Docusaurus CLI prints it: the whole chain of causes.
+      stop(`[build] the ${audience} build failed:\n${inspect(error, {depth: Infinity})}`);
+    }
+    writeSecurityHeaders(outDir);
   }
-});
+  if (!existsSync(manifest)) {
+    stop('[build] the members build wrote no access manifest');
+  }
+}
+
+void (async () => {
+  await buildAudiences();
+  // The health endpoint names the build it serves.
+  const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], {cwd: ROOT, encoding: 'utf8'});
+  const buildId =
+    process.env.PORTAL_BUILD_ID?.trim() ||
+    `${commit.status === 0 ? commit.stdout.trim() : 'unversioned'}-${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}`;
+  writeFileSync(manifest, `${JSON.stringify({...JSON.parse(readFileSync(manifest, 'utf8')), buildId}, null, 2)}\n`);
+  const status = await gateCompiled;
+  if (status !== 0) stop('[build] compiling the gate server failed', status);
+  // The bundler may leave worker threads behind; the build is complete.
+  process.exit(0);
+})();

@@ -124,3 +124,35 @@ describe('site config', () => {
     expect(docs?.versions).toEqual({current: {label: 'Next', path: ''}});
   });
 });
+
+describe('git history', () => {
+  async function configWith(env: Record<string, string | undefined>): Promise<typeof config> {
+    const saved = {...process.env};
+    for (const [name, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    try {
+      let loaded: typeof config | undefined;
+      await jest.isolateModulesAsync(async () => {
+        loaded = (await import('../../docusaurus.config')).default;
+      });
+      if (!loaded) throw new Error('docusaurus.config did not load');
+      return loaded;
+    } finally {
+      process.env = saved;
+    }
+  }
+
+  it('is not read when no page shows it (no DOCS_EDIT_URL)', async () => {
+    const site = await configWith({DOCS_EDIT_URL: undefined});
+    expect(site.future?.experimental_vcs).toBe(false);
+  });
+
+  it('is read for the last-updated dates when DOCS_EDIT_URL is set', async () => {
+    const site = await configWith({DOCS_EDIT_URL: 'https://github.com/acme/developer-portal/edit/main/'});
+    expect(site.future?.experimental_vcs).toBe(true);
+    const docs = (site.presets?.[0] as [string, {docs: {showLastUpdateTime?: boolean}}])[1].docs;
+    expect(docs.showLastUpdateTime).toBe(true);
+  });
+});
