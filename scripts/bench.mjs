@@ -23,6 +23,7 @@
  */
 import {spawn, spawnSync} from 'node:child_process';
 import {cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {once} from 'node:events';
 import {createServer} from 'node:net';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -169,9 +170,14 @@ async function launchChrome() {
       if ((await fetch(`http://127.0.0.1:${port}/json/version`)).ok) {
         return {
           port,
-          stop: () => {
-            child.kill();
-            rmSync(profile, {recursive: true, force: true});
+          // Chromium writes to its profile while it shuts down: remove it once the process has gone.
+          stop: async () => {
+            if (child.exitCode === null && child.signalCode === null) {
+              const exited = once(child, 'exit');
+              child.kill();
+              await exited;
+            }
+            rmSync(profile, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
           },
         };
       }
@@ -225,6 +231,9 @@ async function main() {
   console.log('bench: building the portal, both audiences and the gate (cold, npm run build)…');
   results.builds.portal = {...buildPortal(), pages: {}};
   results.buildRatio = Number((results.builds.portal.buildSeconds / results.builds.reference.buildSeconds).toFixed(2));
+  console.log(
+    `bench: cold builds: portal ${results.builds.portal.buildSeconds.toFixed(1)} s, reference ${results.builds.reference.buildSeconds.toFixed(1)} s (${results.buildRatio}×)`,
+  );
   for (const [name, dir] of [
     ['portal', PORTAL_BUILD],
     ['reference', REFERENCE_BUILD],
@@ -255,7 +264,7 @@ async function main() {
       }
     }
   } finally {
-    chrome.stop();
+    await chrome.stop();
   }
   mkdirSync(path.join(ROOT, 'bench'), {recursive: true});
   writeFileSync(path.join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
