@@ -122,9 +122,38 @@ describe('ready within a second of load, on a desktop', () => {
     expect(await readyAfterLoad(page, 'mobileMenu')).toBeLessThanOrEqual(READY_WITHIN_MS);
     await page.getByRole('button', {name: 'Toggle navigation bar'}).click();
     const menu = page.locator('.navbar-sidebar');
+    // The docs panel (src/theme/DocSidebar hands it over), with this page marked as the current one.
+    await expect(menu.locator('.theme-doc-sidebar-menu a[aria-current="page"]').innerText()).resolves.toBe('Introduction');
     await menu.getByRole('link', {name: 'API Gateway'}).click();
     await page.waitForURL(/\/services\/api-gateway$/, {waitUntil: 'commit'});
     // The menu closes after the reader picks a page.
     await page.locator('nav.navbar:not(.navbar-sidebar--show)').waitFor();
+  });
+});
+
+describe('work kept out of the first load', () => {
+  it('a phone loading doc pages never sets up collation data (no localeCompare call)', async () => {
+    // The page's first localeCompare loads the browser's collation data, a
+    // task of 40 to 90 ms at 4× CPU throttling (README, Performance); the
+    // docs menu's hand-over used to make it (src/theme/DocSidebar).
+    const page = await suite.context.newPage();
+    await page.setViewportSize({width: 390, height: 800});
+    await page.addInitScript(() => {
+      const localeCompare = String.prototype.localeCompare;
+      const callers: string[] = [];
+      Object.assign(window, {portalLocaleCompareCallers: callers});
+      String.prototype.localeCompare = function (this: string, ...args: Parameters<typeof localeCompare>) {
+        callers.push(new Error().stack?.split('\n').slice(2, 4).join(' ') ?? '?');
+        return localeCompare.apply(this, args);
+      };
+    });
+    for (const route of [LONG_DOC, '/docs/internal-developers/services/api-gateway', '/']) {
+      await page.goto(`${suite.stack.siteUrl}${route}`, {waitUntil: 'load'});
+      expect(await readyAfterLoad(page, 'mobileMenu')).toBeGreaterThanOrEqual(0);
+      // Let the takeover's transition and the effects after it finish.
+      await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, {timeout: 5000})));
+      const callers = await page.evaluate(() => (window as unknown as {portalLocaleCompareCallers: string[]}).portalLocaleCompareCallers);
+      expect([route, callers]).toEqual([route, []]);
+    }
   });
 });
