@@ -175,7 +175,9 @@ async function launchChrome() {
             if (child.exitCode === null && child.signalCode === null) {
               const exited = once(child, 'exit');
               child.kill();
+              const forced = setTimeout(() => child.kill('SIGKILL'), 10_000);
               await exited;
+              clearTimeout(forced);
             }
             rmSync(profile, {recursive: true, force: true, maxRetries: 5, retryDelay: 200});
           },

@@ -11,11 +11,16 @@
  *
  * Both audiences build in this one process, one after the other, through
  * Docusaurus's own `build` (what `docusaurus build` runs), which saves the
- * second start of the CLI. Docusaurus loads the config and the plugins
- * afresh for each build, so each sees its own PORTAL_AUDIENCE. The public
- * build goes first, before the members' content has been loaded at all, so
- * nothing held in memory can carry into it; the leak check also fails when
- * the members build lacks any page's words.
+ * second start of the CLI. Docusaurus evaluates the config, our plugins and
+ * the site modules they import (TypeScript, through jiti) afresh for each
+ * build, so each reads its own PORTAL_AUDIENCE; packages loaded by Node's
+ * `require` keep their module state (e.g. the search plugin's document
+ * counter). What keeps members' content out of the public build is the
+ * order: the public build goes first, before any members' content has been
+ * loaded in this process; the leak check then proves it, and fails when the
+ * members build lacks any page's words.
+ *
+ * It takes no arguments (both builds are configured by the environment).
  */
 import {spawn, spawnSync} from 'node:child_process';
 import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
@@ -25,6 +30,11 @@ import {writeSecurityHeaders} from './security-headers';
 
 const ROOT = path.resolve(__dirname, '..');
 const BUILD = path.join(ROOT, 'build');
+
+if (process.argv.length > 2) {
+  console.error(`[build] npm run build takes no arguments (got: ${process.argv.slice(2).join(' ')}); see the README's settings`);
+  process.exit(2);
+}
 
 rmSync(BUILD, {recursive: true, force: true});
 
@@ -44,6 +54,11 @@ function stop(message: string, status = 1): never {
   tsc.kill();
   process.exit(status);
 }
+
+// Registered before Docusaurus's own handlers, which exit with status 0: an
+// interrupted build must not look like a finished one.
+process.on('SIGINT', () => stop('[build] interrupted', 130));
+process.on('SIGTERM', () => stop('[build] terminated', 143));
 
 async function buildAudiences(): Promise<void> {
   // Set before Docusaurus loads anything: React picks its production or
@@ -72,7 +87,7 @@ async function buildAudiences(): Promise<void> {
   }
 }
 
-void (async () => {
+async function main(): Promise<void> {
   await buildAudiences();
   // The health endpoint names the build it serves.
   const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], {cwd: ROOT, encoding: 'utf8'});
@@ -84,4 +99,6 @@ void (async () => {
   if (status !== 0) stop('[build] compiling the gate server failed', status);
   // The bundler may leave worker threads behind; the build is complete.
   process.exit(0);
-})();
+}
+
+main().catch((error: unknown) => stop(`[build] failed:\n${inspect(error, {depth: Infinity})}`));

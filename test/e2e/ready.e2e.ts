@@ -149,7 +149,7 @@ describe('work kept out of the first load', () => {
     });
     for (const route of [LONG_DOC, '/docs/internal-developers/services/api-gateway', '/']) {
       await page.goto(`${suite.stack.siteUrl}${route}`, {waitUntil: 'load'});
-      expect(await readyAfterLoad(page, 'mobileMenu')).toBeGreaterThanOrEqual(0);
+      await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
       // Let the takeover's transition and the effects after it finish.
       await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, {timeout: 5000})));
       const callers = await page.evaluate(() => (window as unknown as {portalLocaleCompareCallers: string[]}).portalLocaleCompareCallers);

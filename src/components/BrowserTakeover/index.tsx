@@ -1,4 +1,4 @@
-import {startTransition, useEffect, useState, type ReactNode} from 'react';
+import {startTransition, useContext, useEffect, useState, type ReactNode} from 'react';
 // Docusaurus's own context behind `useIsBrowser` (not a public export; the
 // module has held only this context and its provider since v2).
 import {Context as BrowserContext} from '@docusaurus/core/lib/client/browserContext';
@@ -16,9 +16,13 @@ import {Context as BrowserContext} from '@docusaurus/core/lib/client/browserCont
  *
  * `urgent` flips it as Docusaurus does, in the same flush of effects as the
  * hydration, for code that depends on that timing (the search page).
+ *
+ * It starts from the enclosing value: mounted after the takeover (a page
+ * reached by a link inside the site), it is true from the first render.
  */
 export default function BrowserTakeover({children, urgent = false}: {children: ReactNode; urgent?: boolean}): ReactNode {
-  const [isBrowser, setIsBrowser] = useState(false);
+  const enclosing = useContext(BrowserContext);
+  const [isBrowser, setIsBrowser] = useState(enclosing);
   useEffect(() => {
     if (urgent) {
       // The cascading render is the point: it is Docusaurus's own takeover.
