@@ -61,9 +61,8 @@ process.on('SIGINT', () => stop('[build] interrupted', 130));
 process.on('SIGTERM', () => stop('[build] terminated', 143));
 
 async function buildAudiences(): Promise<void> {
-  // Set before Docusaurus loads anything: React picks its production or
-  // development build from NODE_ENV once, when first loaded, and the pages
-  // render several times slower in the development one.
+  // Set before Docusaurus loads anything, as its CLI does: React picks its
+  // production or development build from NODE_ENV once, when first loaded.
   process.env.NODE_ENV = 'production';
   process.env.BABEL_ENV = 'production';
   // The commands the docusaurus CLI runs (bin/docusaurus.mjs imports this
