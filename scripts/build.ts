@@ -4,8 +4,9 @@
  *   build/public/     restricted pages withheld (PORTAL_AUDIENCE=public)
  *   build/members/    every page (PORTAL_AUDIENCE=members)
  *   build/access-manifest.json   route → rule and restricted chunks, for the gate
- *   build/server/     the gate compiled to plain JavaScript (tsconfig.server.json),
- *                     run by `npm run serve` with production dependencies only
+ *   build/server/     the gate compiled to plain JavaScript (tsconfig.server.json,
+ *                     scripts/support/compileServer.ts), run by `npm run serve`
+ *                     with production dependencies only
  *
  * Each build then gets its security headers (scripts/security-headers.ts).
  *
@@ -22,11 +23,12 @@
  *
  * It takes no arguments (both builds are configured by the environment).
  */
-import {spawn, spawnSync} from 'node:child_process';
+import {spawnSync} from 'node:child_process';
 import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {inspect} from 'node:util';
 import {writeSecurityHeaders} from './security-headers';
+import {compileServer} from './support/compileServer';
 
 const ROOT = path.resolve(__dirname, '..');
 const BUILD = path.join(ROOT, 'build');
@@ -38,20 +40,10 @@ if (process.argv.length > 2) {
 
 rmSync(BUILD, {recursive: true, force: true});
 
-// The gate compiles beside the site builds: tsc is single-threaded, and the
-// builds leave a core idle for much of their time.
-console.log('[build] the gate server → build/server/ (in the background)');
-const tsc = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.server.json'], {cwd: ROOT, stdio: 'inherit'});
-const gateCompiled = new Promise<number>((resolve) => {
-  tsc.on('close', (code) => resolve(code ?? 1));
-  tsc.on('error', () => resolve(1));
-});
-
 const manifest = path.join(BUILD, 'access-manifest.json');
 
 function stop(message: string, status = 1): never {
   console.error(message);
-  tsc.kill();
   process.exit(status);
 }
 
@@ -87,6 +79,14 @@ async function buildAudiences(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // First, as it is quick (under a second) and fails on a syntax error
+  // before the long builds start.
+  console.log('[build] the gate server → build/server/');
+  try {
+    compileServer(path.join(ROOT, 'tsconfig.server.json'));
+  } catch (error) {
+    stop(`[build] compiling the gate server failed:\n${error instanceof Error ? error.message : String(error)}`);
+  }
   await buildAudiences();
   // The health endpoint names the build it serves.
   const commit = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], {cwd: ROOT, encoding: 'utf8'});
@@ -94,8 +94,6 @@ async function main(): Promise<void> {
     process.env.PORTAL_BUILD_ID?.trim() ||
     `${commit.status === 0 ? commit.stdout.trim() : 'unversioned'}-${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}`;
   writeFileSync(manifest, `${JSON.stringify({...JSON.parse(readFileSync(manifest, 'utf8')), buildId}, null, 2)}\n`);
-  const status = await gateCompiled;
-  if (status !== 0) stop('[build] compiling the gate server failed', status);
   // The bundler may leave worker threads behind; the build is complete.
   process.exit(0);
 }
