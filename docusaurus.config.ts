@@ -10,6 +10,7 @@ import {searchIndexVariants} from './plugins/access/searchIndexes';
 import {portalSearch} from './plugins/search';
 import {codeBlocksPlugin} from './plugins/code-blocks';
 import {pageScriptsPlugin} from './plugins/page-scripts';
+import {minifyCachePlugin} from './plugins/minify-cache';
 import {CODE_THEMES, stylesheetPrismTheme} from './plugins/code-blocks/theme';
 
 // This runs in Node.js at build/start time: never import client code here.
@@ -126,7 +127,12 @@ const config = {
     './src/clientModules/searchFocus.ts',
   ],
 
-  plugins: [accessPlugin(accessPages, audience, process.env.PORTAL_ACCESS_MANIFEST), codeBlocksPlugin(codeTheme.css), pageScriptsPlugin],
+  plugins: [
+    accessPlugin(accessPages, audience, process.env.PORTAL_ACCESS_MANIFEST),
+    codeBlocksPlugin(codeTheme.css),
+    pageScriptsPlugin,
+    minifyCachePlugin,
+  ],
 
   themes: [
     '@docusaurus/theme-mermaid',
