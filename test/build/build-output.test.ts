@@ -10,6 +10,7 @@ import {filesUnder} from '../../scripts/support/files';
 import {frontMatterTitle as readTitle} from '../../scripts/support/frontMatter';
 import sidebars from '../../sidebars';
 import type {AccessManifest} from '../../plugins/access/manifest';
+import {entryScriptsOf} from '../../plugins/page-scripts';
 
 const root = path.resolve(__dirname, '../..');
 const buildDir = path.join(root, 'build', 'public');
@@ -54,6 +55,19 @@ describe('production build', () => {
   it.each(docIds)('has a static page for %s with "<doc title> | Developer Portal"', (id) => {
     const html = htmlFor(`/docs/${id}`);
     expect(titleOf(html)).toBe(`${frontMatterTitle(`docs/${id}.md`)} | ${SITE}`);
+  });
+
+  it("starts the app from several scripts: React DOM, the theme and other packages apart from the site's main.js", () => {
+    const scripts = entryScriptsOf(htmlFor('/'));
+    const parts = scripts.map((url) => path.basename(url).replace(/\.[0-9a-f]+\.js$/, ''));
+    expect(parts).toEqual(['vendors', 'docusaurus', 'react-dom', 'runtime~main', 'main']);
+    const textOf = new Map(scripts.map((url, index) => [parts[index], readFileSync(path.join(buildDir, url), 'utf8')]));
+    const holds = (part: string, text: string) => textOf.get(part)?.includes(text);
+    // React DOM names its version (React, in vendors, the same one); the theme's skip link names its fallback target.
+    const reactDomVersion = `"${(JSON.parse(readFileSync(require.resolve('react-dom/package.json'), 'utf8')) as {version: string}).version}"`;
+    const skipLinkTarget = '__docusaurus_skipToContent_fallback';
+    expect({reactDom: holds('react-dom', reactDomVersion), theme: holds('docusaurus', skipLinkTarget)}).toEqual({reactDom: true, theme: true});
+    expect({reactDom: holds('main', reactDomVersion), theme: holds('main', skipLinkTarget)}).toEqual({reactDom: false, theme: false});
   });
 
   it('has a not-found page', () => {
