@@ -112,7 +112,8 @@ function htmlFileFor(outDir: string, baseUrl: string, routePath: string): string
 
 /** One part of the app's entry, in its own script: the packages under node_modules that `test` matches. */
 function entryPart(name: string, packages: RegExp, priority: number) {
-  return {test: packages, chunks: 'initial' as const, name, priority, enforce: true};
+  // Scripts only: the stylesheet stays the one file Docusaurus makes (its `styles` group), in its order.
+  return {test: packages, type: /^javascript\//, chunks: 'initial' as const, name, priority, enforce: true};
 }
 
 /**

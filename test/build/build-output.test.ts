@@ -70,6 +70,11 @@ describe('production build', () => {
     expect({reactDom: holds('main', reactDomVersion), theme: holds('main', skipLinkTarget)}).toEqual({reactDom: false, theme: false});
   });
 
+  it('links one stylesheet, in the order Docusaurus gives it (the script parts take no CSS)', () => {
+    const stylesheets = htmlFor('/docs/internal-developers/getting-started/introduction').match(/<link[^>]*rel="?stylesheet/g) ?? [];
+    expect(stylesheets).toHaveLength(1);
+  });
+
   it('has a not-found page', () => {
     const html = readFileSync(path.join(buildDir, '404.html'), 'utf8');
     expect(titleOf(html)).toMatch(/Page Not Found/);
