@@ -70,7 +70,7 @@ describe('production build', () => {
     expect({reactDom: holds('main', reactDomVersion), theme: holds('main', skipLinkTarget)}).toEqual({reactDom: false, theme: false});
   });
 
-  it('links one stylesheet, in the order Docusaurus gives it (the script parts take no CSS)', () => {
+  it('links one stylesheet, the one Docusaurus makes (the script parts take no CSS)', () => {
     const stylesheets = htmlFor('/docs/internal-developers/getting-started/introduction').match(/<link[^>]*rel="?stylesheet/g) ?? [];
     expect(stylesheets).toHaveLength(1);
   });
