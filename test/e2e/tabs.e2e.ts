@@ -1,0 +1,81 @@
+/**
+ * Tabs (src/theme/Tabs): the server's tabs are hydrated in place, not built
+ * again once the browser takes over; a reader's remembered choice still
+ * shows; mouse and keyboard switch tabs.
+ */
+import type {Page} from 'playwright-core';
+import {browserSuite} from './support/suite';
+
+jest.setTimeout(120_000);
+
+/** The long doc's install steps: macOS, Linux and Windows tabs (groupId "os"), macOS first. */
+const LONG_DOC = '/docs/internal-developers/getting-started/introduction';
+/** Where Docusaurus keeps the choice of a tab group (`docusaurus.tab.<groupId>`, storage not namespaced). */
+const OS_CHOICE_KEY = 'docusaurus.tab.os';
+
+const suite = browserSuite();
+
+const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+
+/** The OS tabs: which tab is selected, and which panels are shown. */
+function osTabs(page: Page) {
+  const container = page.locator('.theme-tabs-container').filter({has: page.getByRole('tab', {name: 'Linux'})});
+  return {
+    tab: (name: RegExp) => container.getByRole('tab', {name}),
+    state: () =>
+      container.evaluate((element) => ({
+        selected: Array.from(element.querySelectorAll('[role="tab"][aria-selected="true"]'), (tab) => tab.textContent),
+        shown: Array.from(element.querySelectorAll('[role="tabpanel"]'))
+          .filter((panel) => !panel.hasAttribute('hidden'))
+          .map((panel) => panel.querySelector('pre code')?.textContent?.split('\n')[0] ?? ''),
+      })),
+  };
+}
+
+describe('tabs', () => {
+  it('keep the elements the server sent when the page hydrates', async () => {
+    const page = await suite.context.newPage();
+    await page.goto(`${suite.stack.siteUrl}${LONG_DOC}`, {waitUntil: 'domcontentloaded'});
+    await page.evaluate(() => {
+      const marked = document.querySelector('.theme-tabs-container');
+      Object.assign(window, {portalServerTabs: marked});
+    });
+    await hydrated(page);
+    await page.waitForLoadState('networkidle');
+    const same = await page.evaluate(
+      () => document.querySelector('.theme-tabs-container') === (window as {portalServerTabs?: Element | null}).portalServerTabs,
+    );
+    expect(same).toBe(true);
+  });
+
+  it("show the reader's remembered choice once the page hydrates", async () => {
+    const page = await suite.open('/');
+    await page.evaluate((key) => localStorage.setItem(key, 'linux'), OS_CHOICE_KEY);
+    await suite.open(LONG_DOC, page);
+    await hydrated(page);
+    const tabs = osTabs(page);
+    await expect(tabs.state()).resolves.toEqual({selected: ['Linux'], shown: [expect.stringContaining('sudo apt-get update')]});
+  });
+
+  it('switch with the mouse and the keyboard, and remember the choice', async () => {
+    const page = await suite.open(LONG_DOC);
+    await hydrated(page);
+    const tabs = osTabs(page);
+    await expect(tabs.state()).resolves.toEqual({selected: ['macOS'], shown: [expect.stringContaining('xcode-select')]});
+
+    await tabs.tab(/Windows/).click();
+    await expect(tabs.state()).resolves.toMatchObject({selected: ['Windows (WSL 2)']});
+    expect(await page.evaluate((key) => localStorage.getItem(key), OS_CHOICE_KEY)).toBe('windows');
+
+    // Arrow keys move the focus along the tab list (wrapping round); Enter selects.
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await tabs.tab(/Windows/).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('macOS');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    expect(await focused()).toBe('Linux');
+    await page.keyboard.press('Enter');
+    await expect(tabs.state()).resolves.toEqual({selected: ['Linux'], shown: [expect.stringContaining('sudo apt-get update')]});
+  });
+});
