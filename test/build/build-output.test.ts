@@ -10,7 +10,7 @@ import {filesUnder} from '../../scripts/support/files';
 import {frontMatterTitle as readTitle} from '../../scripts/support/frontMatter';
 import sidebars from '../../sidebars';
 import type {AccessManifest} from '../../plugins/access/manifest';
-import {entryScriptsOf} from '../../plugins/page-scripts';
+import {ENTRY_STEPS, entryScriptsOf} from '../../plugins/page-scripts';
 
 const root = path.resolve(__dirname, '../..');
 const buildDir = path.join(root, 'build', 'public');
@@ -57,10 +57,10 @@ describe('production build', () => {
     expect(titleOf(html)).toBe(`${frontMatterTitle(`docs/${id}.md`)} | ${SITE}`);
   });
 
-  it("starts the app from several scripts: React DOM, the theme and other packages apart from the site's main.js", () => {
+  it("starts the app from several scripts: React DOM, the theme and other packages apart, and the start's steps before main.js", () => {
     const scripts = entryScriptsOf(htmlFor('/'));
     const parts = scripts.map((url) => path.basename(url).replace(/\.[0-9a-f]+\.js$/, ''));
-    expect(parts).toEqual(['vendors', 'docusaurus', 'react-dom', 'runtime~main', 'main']);
+    expect(parts).toEqual(['vendors', 'react-dom', 'runtime~main', 'start-react', 'start-router', 'docusaurus', 'start-theme', 'start-layout', 'main']);
     const textOf = new Map(scripts.map((url, index) => [parts[index], readFileSync(path.join(buildDir, url), 'utf8')]));
     const holds = (part: string, text: string) => textOf.get(part)?.includes(text);
     // React DOM names its version (React, in vendors, the same one); the theme's skip link names its fallback target.
@@ -68,6 +68,15 @@ describe('production build', () => {
     const skipLinkTarget = '__docusaurus_skipToContent_fallback';
     expect({reactDom: holds('react-dom', reactDomVersion), theme: holds('docusaurus', skipLinkTarget)}).toEqual({reactDom: true, theme: true});
     expect({reactDom: holds('main', reactDomVersion), theme: holds('main', skipLinkTarget)}).toEqual({reactDom: false, theme: false});
+    // main.js starts the client entry once the chunks it waits for have run: every one with a script is in the list
+    // (none only a page's own chunk list would bring). A chunk's script declares its id first: push([["<id>"],…
+    const chunkIdOf = (text: string) => /push\(\[\["([^"]+)"\]/.exec(text)?.[1];
+    const jsDir = path.join(buildDir, 'assets', 'js');
+    const scriptOfChunk = new Map(readdirSync(jsDir).map((file) => [chunkIdOf(readFileSync(path.join(jsDir, file), 'utf8')), file]));
+    const awaited = JSON.parse(/\.O\(0,(\[[^\]]*\])/.exec(textOf.get('main') ?? '')?.[1] ?? '[]') as string[];
+    expect(awaited.length).toBeGreaterThanOrEqual(ENTRY_STEPS.length);
+    const listedFiles = scripts.map((url) => path.basename(url));
+    expect(awaited.flatMap((id) => scriptOfChunk.get(id) ?? []).filter((file) => !listedFiles.includes(file))).toEqual([]);
   });
 
   it('links one stylesheet, the one Docusaurus makes (the script parts take no CSS)', () => {
