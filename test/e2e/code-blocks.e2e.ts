@@ -122,11 +122,13 @@ describe('code blocks', () => {
   it('offer wrapping exactly on the blocks whose code is wider than the block, as the width changes', async () => {
     const page = await suite.open(LONG_DOC);
     await hydrated(page);
-    /** For each visible block: whether its code overflows, and whether it offers the wrap button. */
+    // The blocks the browser has laid out: shown (not in a hidden tab) and near the viewport (the article's blocks
+    // are laid out when they come near it: content-visibility in src/css/custom.css).
+    /** For each block laid out: whether its code overflows, and whether it offers the wrap button. */
     const visibleBlocks = () =>
       page.evaluate(() =>
         Array.from(document.querySelectorAll('.theme-code-block'))
-          .filter((block) => block.getClientRects().length > 0)
+          .filter((block) => block.querySelector('pre')?.checkVisibility({contentVisibilityAuto: true}))
           .map((block) => {
             const pre = block.querySelector('pre');
             return {
@@ -135,14 +137,16 @@ describe('code blocks', () => {
             };
           }),
       );
-    /** Waits (in the page, frame by frame) until every visible block offers the button exactly when it overflows. */
-    const offeredExactlyWhereNeeded = async (when: string) => {
+    /** Waits (in the page, frame by frame) until every block laid out offers the button exactly when it overflows. */
+    const offeredExactlyWhereNeeded = async (when: string, {someBlock = true} = {}) => {
       try {
         await page.waitForFunction(
-          () => {
-            const blocks = Array.from(document.querySelectorAll('.theme-code-block')).filter((block) => block.getClientRects().length > 0);
+          (someBlock) => {
+            const blocks = Array.from(document.querySelectorAll('.theme-code-block')).filter((block) =>
+              block.querySelector('pre')?.checkVisibility({contentVisibilityAuto: true}),
+            );
             return (
-              blocks.length > 0 &&
+              (blocks.length > 0 || !someBlock) &&
               blocks.every((block) => {
                 const pre = block.querySelector('pre');
                 const overflows = Boolean(pre && pre.scrollWidth > pre.clientWidth);
@@ -150,7 +154,7 @@ describe('code blocks', () => {
               })
             );
           },
-          null,
+          someBlock,
           {timeout: 5_000},
         );
       } catch {
@@ -158,14 +162,23 @@ describe('code blocks', () => {
       }
     };
 
+    // From the first block on, so that some blocks are laid out at every width.
+    await page.locator('.theme-code-block').first().scrollIntoViewIfNeeded();
     for (const width of [390, 1280, 700]) {
       await page.setViewportSize({width, height: 800});
       await offeredExactlyWhereNeeded(`at ${width} px`);
     }
-    // Back on a phone, where most blocks overflow (so the check above was not vacuous).
+    // Back on a phone, where most blocks overflow (so the check above was not vacuous), and through the whole page
+    // as a reader scrolls it: each block offers the button once it comes into view.
     await page.setViewportSize({width: 390, height: 800});
     await offeredExactlyWhereNeeded('back at 390 px');
-    expect((await visibleBlocks()).filter((block) => block.offersWrap).length).toBeGreaterThan(3);
+    for (let top = 0; top < (await page.evaluate(() => document.documentElement.scrollHeight)); top += 800) {
+      await page.evaluate((y) => window.scrollTo(0, y), top);
+      await offeredExactlyWhereNeeded(`at 390 px, scrolled to ${top} px`, {someBlock: false});
+    }
+    // Blocks keep their button once offered, so the page now holds those of every overflowing block it went past.
+    expect(await page.locator('button[aria-label="Toggle word wrap"]').count()).toBeGreaterThan(3);
+    await page.evaluate(() => window.scrollTo(0, 0));
 
     // A block in a tab shown later is measured when it appears.
     await page.getByRole('tab', {name: 'Linux'}).first().click();

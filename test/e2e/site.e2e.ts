@@ -266,6 +266,32 @@ describe('site chrome', () => {
     }
   });
 
+  it('on a phone, a link to the last section of the long doc lands on its heading while the blocks above are not laid out yet', async () => {
+    const route = '/docs/internal-developers/getting-started/introduction';
+    const id = (await (await open(route)).locator('article h2[id]').last().getAttribute('id')) ?? '';
+    expect(id).not.toBe('');
+    const page = await suite.context.newPage();
+    await page.setViewportSize({width: 390, height: 800});
+    await page.goto(`${suite.stack.siteUrl}${route}#${id}`, {waitUntil: 'load'});
+    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    await page.waitForLoadState('networkidle');
+    const wantedTop = await page.locator(`#${id}`).evaluate((heading) => parseFloat(getComputedStyle(heading).scrollMarginTop) || 0);
+    await page.waitForFunction(
+      ({id, wantedTop}) => {
+        const heading = document.getElementById(id);
+        return heading !== null && Math.abs(heading.getBoundingClientRect().top - wantedTop) <= 2;
+      },
+      {id, wantedTop},
+      {timeout: 5_000},
+    );
+    // Scrolling back to the top shows the page's first block where it belongs.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.waitForFunction(() => {
+      const top = document.querySelector('article h1')?.getBoundingClientRect().top ?? -1;
+      return window.scrollY === 0 && top > 0 && top < window.innerHeight;
+    });
+  });
+
   it('the footer "Get Started" reaches the introduction, with a 2025 copyright', async () => {
     const page = await open('/');
     const footer = page.locator('footer');
