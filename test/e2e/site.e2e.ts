@@ -253,15 +253,7 @@ describe('site chrome', () => {
       await page.goto(`${suite.stack.siteUrl}${route}#${id}`, {waitUntil: 'load'});
       // The diagrams above the heading are rendered in the browser, after the scripts run.
       await page.locator('.docusaurus-mermaid-container svg').first().waitFor();
-      const wantedTop = await page.locator(`#${id}`).evaluate((heading) => parseFloat(getComputedStyle(heading).scrollMarginTop) || 0);
-      await page.waitForFunction(
-        ({id, wantedTop}) => {
-          const heading = document.getElementById(id);
-          return heading !== null && Math.abs(heading.getBoundingClientRect().top - wantedTop) <= 2;
-        },
-        {id, wantedTop},
-        {timeout: 5_000},
-      );
+      await headingLandsAtTop(page, id);
       await page.close();
     }
   });
@@ -275,15 +267,7 @@ describe('site chrome', () => {
     await page.goto(`${suite.stack.siteUrl}${route}#${id}`, {waitUntil: 'load'});
     await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
     await page.waitForLoadState('networkidle');
-    const wantedTop = await page.locator(`#${id}`).evaluate((heading) => parseFloat(getComputedStyle(heading).scrollMarginTop) || 0);
-    await page.waitForFunction(
-      ({id, wantedTop}) => {
-        const heading = document.getElementById(id);
-        return heading !== null && Math.abs(heading.getBoundingClientRect().top - wantedTop) <= 2;
-      },
-      {id, wantedTop},
-      {timeout: 5_000},
-    );
+    await headingLandsAtTop(page, id);
     // Scrolling back to the top shows the page's first block where it belongs.
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForFunction(() => {
@@ -330,4 +314,17 @@ function wordOnlyInOneBody(): {word: string; id: string} {
     }
   }
   throw new Error('no word appears in exactly one page');
+}
+
+/** Waits (up to 5 s) until the heading `id` sits at the top of the viewport, below its scroll margin (the navbar). */
+async function headingLandsAtTop(page: Page, id: string): Promise<void> {
+  const wantedTop = await page.locator(`#${id}`).evaluate((heading) => parseFloat(getComputedStyle(heading).scrollMarginTop) || 0);
+  await page.waitForFunction(
+    ({id, wantedTop}) => {
+      const heading = document.getElementById(id);
+      return heading !== null && Math.abs(heading.getBoundingClientRect().top - wantedTop) <= 2;
+    },
+    {id, wantedTop},
+    {timeout: 5_000},
+  );
 }
