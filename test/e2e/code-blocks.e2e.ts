@@ -6,7 +6,7 @@
  * navigation) is highlighted; the copy and word-wrap buttons work on both.
  */
 import type {Page, Response} from 'playwright-core';
-import {browserSuite} from './support/suite';
+import {browserSuite, hydrated} from './support/suite';
 
 jest.setTimeout(120_000);
 
@@ -46,7 +46,6 @@ async function withPrism(bodies: Map<string, Promise<string | null>>): Promise<s
 }
 
 const tokenCount = (page: Page) => page.locator('pre.prism-code .token').count();
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
 
 describe('code blocks', () => {
   it('keep the server highlighting through hydration, with no Prism code run', async () => {

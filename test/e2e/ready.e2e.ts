@@ -12,7 +12,7 @@
  * would add the browser driver's round trips to the app's time.
  */
 import type {BrowserContext, Page} from 'playwright-core';
-import {browserSuite} from './support/suite';
+import {browserSuite, hydrated} from './support/suite';
 
 jest.setTimeout(120_000);
 
@@ -149,7 +149,7 @@ describe('work kept out of the first load', () => {
     });
     for (const route of [LONG_DOC, '/docs/internal-developers/services/api-gateway', '/']) {
       await page.goto(`${suite.stack.siteUrl}${route}`, {waitUntil: 'load'});
-      await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+      await hydrated(page);
       // Let the takeover's transition and the effects after it finish.
       await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, {timeout: 5000})));
       const callers = await page.evaluate(() => (window as unknown as {portalLocaleCompareCallers: string[]}).portalLocaleCompareCallers);

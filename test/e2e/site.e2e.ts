@@ -7,7 +7,7 @@ import type {Page} from 'playwright-core';
 import config from '../../docusaurus.config';
 import sidebars from '../../sidebars';
 import {frontMatterTitle as readTitle} from '../../scripts/support/frontMatter';
-import {browserSuite} from './support/suite';
+import {browserSuite, hydrated} from './support/suite';
 
 jest.setTimeout(60_000);
 
@@ -52,7 +52,7 @@ describe('routes', () => {
       expect(response?.status()).toBe(404);
       await expect(page.locator('h1').textContent()).resolves.toBe('Page Not Found');
       // Also once the scripts have taken over (under /docs/ the docs plugin renders the not-found content itself).
-      await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+      await hydrated(page);
       await expect(page.title()).resolves.toMatch(/^Page Not Found \|/);
     }
   });
@@ -265,7 +265,7 @@ describe('site chrome', () => {
     const page = await suite.context.newPage();
     await page.setViewportSize({width: 390, height: 800});
     await page.goto(`${suite.stack.siteUrl}${route}#${id}`, {waitUntil: 'load'});
-    await page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+    await hydrated(page);
     await page.waitForLoadState('networkidle');
     await headingLandsAtTop(page, id);
     // Scrolling back to the top shows the page's first block where it belongs.

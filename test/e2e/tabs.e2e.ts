@@ -4,7 +4,7 @@
  * shows; mouse and keyboard switch tabs.
  */
 import type {Page} from 'playwright-core';
-import {browserSuite} from './support/suite';
+import {browserSuite, hydrated} from './support/suite';
 
 jest.setTimeout(120_000);
 
@@ -14,8 +14,6 @@ const LONG_DOC = '/docs/internal-developers/getting-started/introduction';
 const OS_CHOICE_KEY = 'docusaurus.tab.os';
 
 const suite = browserSuite();
-
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
 
 /** The OS tabs: which tab is selected, and which panels are shown. */
 function osTabs(page: Page) {

@@ -109,3 +109,8 @@ export function browserSuite({server = 'gate', setUpContext, checkContext}: Suit
     userMenu: (page, name) => page.getByRole('navigation', {name: 'Main'}).getByRole('button', {name}),
   };
 }
+
+/** Waits until Docusaurus has hydrated the page (it marks `<html data-has-hydrated="true">`). */
+export function hydrated(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => document.documentElement.dataset.hasHydrated === 'true');
+}
