@@ -11,6 +11,7 @@ import {portalSearch} from './plugins/search';
 import {codeBlocksPlugin} from './plugins/code-blocks';
 import {pageScriptsPlugin} from './plugins/page-scripts';
 import {minifyCachePlugin} from './plugins/minify-cache';
+import {postcssPlugin} from './plugins/postcss';
 import {CODE_THEMES, stylesheetPrismTheme} from './plugins/code-blocks/theme';
 
 // This runs in Node.js at build/start time: never import client code here.
@@ -132,6 +133,7 @@ const config = {
     codeBlocksPlugin(codeTheme.css),
     pageScriptsPlugin,
     minifyCachePlugin,
+    postcssPlugin,
   ],
 
   themes: [
