@@ -9,12 +9,12 @@ import {mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import * as fs from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
-import type {Plugin, PostCssOptions} from '@docusaurus/types';
+import type {PostCssOptions} from '@docusaurus/types';
 import {postcssPlugin} from '../../plugins/postcss';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** postcss-loader's own config search (not exported by its entry point; the package has no exports map). */
+/** What postcss-loader's config search reads of the loader's context. */
 interface LoaderContext {
   fs: typeof fs;
   /** The stylesheet: the search starts from its folder. */
@@ -22,6 +22,7 @@ interface LoaderContext {
   addBuildDependency(file: string): void;
   addDependency(file: string): void;
 }
+// postcss-loader's own config search: not exported by its entry point (the package has no exports map).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const {loadConfig} = require('postcss-loader/dist/utils') as {
   loadConfig(context: LoaderContext, config: true, options: object): Promise<{filepath?: string}>;
@@ -50,7 +51,7 @@ function stylesheetFolders(dir: string): string[] {
 }
 
 test('the plugin keeps Docusaurus options and turns off the config search', () => {
-  const plugin = postcssPlugin() as Plugin;
+  const plugin = postcssPlugin();
   const options: PostCssOptions = {ident: 'postcss', plugins: ['postcss-preset-env']};
   expect(plugin.configurePostCss?.(options)).toEqual({ident: 'postcss', plugins: ['postcss-preset-env'], config: false});
 });
