@@ -94,7 +94,10 @@ const config = {
   // Replaced by our own banner (src/components/BaseUrlIssueBanner) whose
   // wording is product-neutral.
   baseUrlIssueBanner: false,
-  onBrokenAnchors: 'warn',
+  // The members build holds every page, so a link to a missing section fails
+  // it; the public build only warns, as its withheld pages are stubs without
+  // the sections that public pages link to.
+  onBrokenAnchors: audience === 'members' ? 'throw' : 'warn',
 
   i18n: {
     defaultLocale: 'en',

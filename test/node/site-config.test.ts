@@ -39,6 +39,25 @@ const SPEC_DOCS: Record<string, string[]> = {
 
 const themeConfig = config.themeConfig;
 
+/** The config as Docusaurus loads it with these environment variables (unset where undefined). */
+async function configWith(env: Record<string, string | undefined>): Promise<typeof config> {
+  const saved = {...process.env};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  try {
+    let loaded: typeof config | undefined;
+    await jest.isolateModulesAsync(async () => {
+      loaded = (await import('../../docusaurus.config')).default;
+    });
+    if (!loaded) throw new Error('docusaurus.config did not load');
+    return loaded;
+  } finally {
+    process.env = saved;
+  }
+}
+
 describe('sidebar', () => {
   const sidebar = sidebars.internalDevelopersSidebar;
 
@@ -80,10 +99,12 @@ describe('site config', () => {
     expect(config.storage).toEqual({type: 'localStorage', namespace: false});
   });
 
-  it('fails the build on broken links and markdown links, warns on broken anchors', () => {
+  it('fails the build on broken links and markdown links, and the members build on broken anchors', async () => {
     expect(config.onBrokenLinks).toBe('throw');
-    expect(config.onBrokenAnchors).toBe('warn');
     expect(config.markdown.hooks.onBrokenMarkdownLinks).toBe('throw');
+    expect((await configWith({PORTAL_AUDIENCE: 'members'})).onBrokenAnchors).toBe('throw');
+    // The public build's withheld pages are stubs without the sections public pages link to.
+    expect((await configWith({PORTAL_AUDIENCE: 'public'})).onBrokenAnchors).toBe('warn');
   });
 
   it('offers light, dark and system colour modes, light by default', () => {
@@ -126,24 +147,6 @@ describe('site config', () => {
 });
 
 describe('git history', () => {
-  async function configWith(env: Record<string, string | undefined>): Promise<typeof config> {
-    const saved = {...process.env};
-    for (const [name, value] of Object.entries(env)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    try {
-      let loaded: typeof config | undefined;
-      await jest.isolateModulesAsync(async () => {
-        loaded = (await import('../../docusaurus.config')).default;
-      });
-      if (!loaded) throw new Error('docusaurus.config did not load');
-      return loaded;
-    } finally {
-      process.env = saved;
-    }
-  }
-
   it('is not read when no page shows it (no DOCS_EDIT_URL)', async () => {
     const site = await configWith({DOCS_EDIT_URL: undefined});
     expect(site.future?.experimental_vcs).toBe(false);
