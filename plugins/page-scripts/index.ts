@@ -87,6 +87,25 @@ export function entryScriptsOf(html: string): string[] {
 }
 
 /**
+ * The page's HTML without its script loader (the `<script>` element that
+ * lists the app's scripts and the page's chunks); unchanged when it has none.
+ * The two audiences' builds name different scripts there, so this is what
+ * compares a page between them (plugins/search).
+ */
+export function withoutScriptLoader(html: string): string {
+  const match = SCRIPTS_ATTRIBUTE.exec(html);
+  if (!match) {
+    return html;
+  }
+  const start = html.lastIndexOf('<script', match.index);
+  const end = html.indexOf('</script>', match.index);
+  if (start < 0 || end < 0) {
+    return html;
+  }
+  return html.slice(0, start) + html.slice(end + '</script>'.length);
+}
+
+/**
  * The page's HTML with its chunks in the loader's chunk list (those not
  * already among its entry scripts); unchanged when it has no loader.
  */

@@ -4,7 +4,7 @@
  * manifest names their files, written beside the entry scripts.
  */
 import type {RouteConfig} from '@docusaurus/types';
-import {ENTRY_STEPS, pageChunkFiles, steppedEntry, withPageChunks} from '../../plugins/page-scripts';
+import {ENTRY_STEPS, pageChunkFiles, steppedEntry, withPageChunks, withoutScriptLoader} from '../../plugins/page-scripts';
 
 const routes = [
   {
@@ -100,6 +100,19 @@ describe('the loader attribute', () => {
     expect(withPageChunks(listed, ['/main.js'])).toBe(listed);
     const once = withPageChunks(listed, ['/a.js']);
     expect(withPageChunks(once, ['/b.js'])).toBe(once);
+  });
+
+  it('is what sets two builds of a page apart: without the loader, they compare equal', () => {
+    const publicPage = withPageChunks(page(`data-scripts='["/runtime.1.js","/main.1.js"]'`), ['/a.1.js']);
+    const membersPage = page(`data-scripts="[&quot;/runtime.2.js&quot;,&quot;/main.2.js&quot;]"`);
+    expect(withoutScriptLoader(publicPage)).toBe('<html><body><p>text</p></body></html>');
+    expect(withoutScriptLoader(membersPage)).toBe(withoutScriptLoader(publicPage));
+    // Only the loader goes: other scripts and the text stay.
+    const withOther = `<script src="/x.js"></script>${membersPage}<script>other()</script>`;
+    expect(withoutScriptLoader(withOther)).toBe(
+      '<script src="/x.js"></script><html><body><p>text</p></body></html><script>other()</script>',
+    );
+    expect(withoutScriptLoader('<p>no loader</p>')).toBe('<p>no loader</p>');
   });
 });
 

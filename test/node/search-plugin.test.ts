@@ -28,10 +28,12 @@ const PAGES: Record<string, {title: string; body: string}> = {
   'docs/ops-runbook': {title: 'Ops runbook', body: 'Drain the queue before scaling workers.'},
 };
 
-function html({title, body}: {title: string; body: string}): string {
+/** A page as a build writes it: its text, and the script loader naming that build's scripts. */
+function html({title, body}: {title: string; body: string}, build = 'public'): string {
   return `<!doctype html><html><head><title>${title}</title><meta name="description" content="${body}"></head><body>
 <div class="main-wrapper"><article><header><h1>${title}</h1></header><p>${body}</p>
-<h2>Details<a class="hash-link" href="#details">#</a></h2><p>More about ${title.toLowerCase()}: ${body}</p></article></div></body></html>`;
+<h2>Details<a class="hash-link" href="#details">#</a></h2><p>More about ${title.toLowerCase()}: ${body}</p></article></div>
+<script data-scripts='["/assets/js/main.${build}.js"]'>start()</script></body></html>`;
 }
 
 let work: string;
@@ -99,10 +101,10 @@ function normalised(file: string) {
   }));
 }
 
-/** What the plugin's own postBuild writes for these options, on a copy of the build. */
-async function byThePlugin(ignoreFiles: string[]) {
+/** What the plugin's own postBuild writes for these options, on a copy of a build. */
+async function byThePlugin(ignoreFiles: string[], build = outDir) {
   const copy = mkdtempSync(path.join(work, 'plugin-'));
-  cpSync(outDir, copy, {recursive: true});
+  cpSync(build, copy, {recursive: true});
   const plugin = searchLocal.default({...context, generatedFilesDir: path.join(copy, '.generated')}, options(ignoreFiles));
   await plugin.postBuild!({...props, outDir: copy} as Parameters<NonNullable<Plugin['postBuild']>>[0]);
   return normalised(path.join(copy, 'search-index.json'));
@@ -131,4 +133,40 @@ test('each index holds what the plugin itself writes for its options', async () 
   expect(titles('_portal/search/admin.json')).not.toContain('Ops runbook');
   expect(titles('_portal/search/both.json')).toContain('Ops runbook');
   expect(normalised(path.join(outDir, 'search-index.json'))[4]!.terms).toContain('rotat');
+});
+
+test('a later build in the process reads again only the pages whose HTML differs, and indexes what they say now', async () => {
+  // As the members build after the public one: every page names other
+  // scripts, and one page's text is not what the earlier build had.
+  const later = mkdtempSync(path.join(work, 'later-'));
+  for (const [route, page] of Object.entries(PAGES)) {
+    mkdirSync(path.join(later, route), {recursive: true});
+    const text = route === 'docs/deploy' ? {...page, body: 'Blue-green switches happen behind the gateway.'} : page;
+    writeFileSync(path.join(later, route, 'index.html'), html(text, 'members'));
+  }
+  const target = {file: 'search-index.json', options: options([])};
+  await writeSearchIndexes(context, props, [target]);
+  await writeSearchIndexes(context, {...props, outDir: later}, [target]);
+
+  expect(normalised(path.join(later, 'search-index.json'))).toEqual(await byThePlugin([], later));
+  const content = normalised(path.join(later, 'search-index.json'))[4]!;
+  expect(content.terms).toContain('blue');
+  expect(content.terms).not.toContain('terraform');
+  // The documents of the pages that read the same keep the earlier build's numbers: they were not read again.
+  const titleNumbers = (build: string) =>
+    new Map(
+      (
+        JSON.parse(readFileSync(path.join(build, 'search-index.json'), 'utf8')) as {documents: {i: number; u: string}[]}[]
+      )[0]!.documents.map(({u, i}) => [u, i]),
+    );
+  const before = titleNumbers(outDir);
+  const after = titleNumbers(later);
+  expect(after.size).toBe(Object.keys(PAGES).length);
+  for (const [url, number] of after) {
+    if (url === '/docs/deploy') {
+      expect(before.get(url)).not.toBe(number);
+    } else {
+      expect(before.get(url)).toBe(number);
+    }
+  }
 });
