@@ -141,11 +141,12 @@ function entryPart(name: string, packages: RegExp, priority: number) {
  * and compiling it made its evaluation the longest task on a doc page
  * (about 20 of its 45 ms unthrottled, 80 ms at 4× CPU throttling; README,
  * Performance). In parts, each compiles in a task of its own, well under
- * 50 ms at 4×, and main.js's task keeps only running the modules (the steps below move most of that out too). The loader
- * runs them in order (async off) and webpack runs the entry once all are
- * there. React DOM is one module of about 200 KB, so it is a part of its own;
- * the theme is the other large one. Priorities above Docusaurus's own groups
- * (common 40, styles 50), which concern async chunks and CSS only.
+ * 50 ms at 4×, and main.js's task keeps only running the modules (the
+ * steps below move most of that out too). The loader runs them in order
+ * (async off) and webpack runs the entry once all are there. React DOM is
+ * one module of about 200 KB, so it is a part of its own; the theme is the
+ * other large one. Priorities above Docusaurus's own groups (common 40,
+ * styles 50), which concern async chunks and CSS only.
  */
 export const ENTRY_SCRIPT_PARTS = {
   reactDom: entryPart('react-dom', /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/, 62),

@@ -126,12 +126,15 @@ function readingKey(page: IndexedPage, html: string, config: ProcessedOptions): 
 async function readPages(steps: SearchLocalSteps, pages: IndexedPage[], config: ProcessedOptions): Promise<SearchDocument[][]> {
   const readings = pageReadings();
   const keys = await Promise.all(pages.map(async (page) => readingKey(page, await readFile(page.filePath, 'utf8'), config)));
-  const unread = pages.filter((_page, index) => !readings.has(keys[index]!));
-  const scanned = await steps.scanDocuments(unread, config);
-  for (const page of unread) {
+  const unread = keys.flatMap((key, index) => (readings.has(key) ? [] : [index]));
+  const scanned = await steps.scanDocuments(
+    unread.map((index) => pages[index]!),
+    config,
+  );
+  for (const index of unread) {
     readings.set(
-      keys[pages.indexOf(page)]!,
-      scanned.map((list) => list.filter((document) => document.u === page.url)),
+      keys[index]!,
+      scanned.map((list) => list.filter((document) => document.u === pages[index]!.url)),
     );
   }
   const lists: SearchDocument[][] = scanned.map(() => []);
