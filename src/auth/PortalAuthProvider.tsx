@@ -7,7 +7,7 @@
  * Server rendering: AuthKitProvider creates its client in an effect, so the
  * static HTML is rendered with `isLoading: true` and never touches `window`.
  */
-import {createContext, useCallback, useEffect, useMemo, useRef, useState, type ReactNode} from 'react';
+import {createContext, useCallback, useEffect, useMemo, useRef, useState, type Dispatch, type ReactNode, type SetStateAction} from 'react';
 import {AuthKitProvider, LoginRequiredError, useAuth} from '@workos-inc/authkit-react';
 import type {OnRefreshResponse} from '@workos-inc/authkit-js';
 import {useHistory} from '@docusaurus/router';
@@ -16,7 +16,7 @@ import {resolveRedirectUri, type AuthSettings} from './config';
 import type {AccessTokenClaims, AuthActions, AuthResponse, AuthState, User} from './entities';
 import {orNull, readAccessTokenClaims, toAuthResponse, toUser} from './adapters';
 import {currentReturnTo, safeReturnTo} from './returnTo';
-import {isBrowserStorageUsable, safeGetItem} from './storage';
+import {isBrowserStorageUsable, safeGetItem, safeRemoveItem} from './storage';
 import type {Audience} from './access/audience';
 import {
   clearMembersReloadMark,
@@ -37,8 +37,10 @@ interface ProviderSession {
 export type AuthNotice =
   | {kind: 'exchange-failed'}
   | {kind: 'forged-callback'}
-  | {kind: 'session-expired'; signIn: () => Promise<void>}
+  | {kind: 'sign-in-denied'}
+  | {kind: 'session-expired'}
   | {kind: 'provider-unreachable'}
+  | {kind: 'provider-timeout'}
   | {kind: 'sign-in-unavailable'; reason: string}
   | {kind: 'sign-in-failed'};
 
@@ -55,8 +57,20 @@ export const PortalAuthContext = createContext<PortalAuthValue | null>(null);
 const CODE_VERIFIER_KEY = 'workos:code-verifier';
 const REFRESH_TOKEN_KEY = 'workos:refresh-token';
 
+/**
+ * How long the sign-in layer waits for the provider's first answer (the
+ * code exchange, or the refresh at page load) before telling the reader it
+ * is not answering. The SDK's requests have no time limit of their own.
+ */
+export const PROVIDER_TIMEOUT_MS = 10_000;
+
+// The query parameters of a sign-in callback (OAuth 2.0, RFC 6749 §4.1.2).
+const CALLBACK_PARAMS = ['code', 'state', 'error', 'error_description', 'error_uri'];
+
 interface CallbackSnapshot {
   hadVerifier: boolean;
+  /** The provider's `error` (an OAuth error callback, e.g. access_denied), when there is no code. */
+  error: string | null;
   /** The page sign-in started from, as `state` names it (untrusted: checked by safeReturnTo), or null. */
   returnTo: string | null;
 }
@@ -78,11 +92,14 @@ function returnToOfState(state: string | null): string | null {
 /**
  * Whether this page load is the sign-in callback (the SDK's own rule: a
  * `code` in the query on the redirect path, with or without trailing slash),
- * read before the SDK consumes and clears it.
+ * read before the SDK consumes and clears it. An `error` instead of a code
+ * (the provider's answer when sign-in is cancelled or refused) is a
+ * callback too, which the SDK leaves alone.
  */
 function snapshotCallback(redirectUri: string): CallbackSnapshot | null {
   const params = new URLSearchParams(window.location.search);
-  if (!params.has('code')) {
+  const error = params.has('code') ? null : params.get('error');
+  if (!params.has('code') && error === null) {
     return null;
   }
   let redirectPath: string;
@@ -97,7 +114,20 @@ function snapshotCallback(redirectUri: string): CallbackSnapshot | null {
   if (path !== redirectPath && path !== `${redirectPath}/`) {
     return null;
   }
-  return {hadVerifier: safeGetItem('sessionStorage', CODE_VERIFIER_KEY) !== null, returnTo: returnToOfState(params.get('state'))};
+  return {
+    hadVerifier: safeGetItem('sessionStorage', CODE_VERIFIER_KEY) !== null,
+    error,
+    returnTo: returnToOfState(params.get('state')),
+  };
+}
+
+/** This page's path, query and hash without the callback's parameters. */
+function withoutCallbackParams(location: Location): string {
+  const url = new URL(location.href);
+  for (const name of CALLBACK_PARAMS) {
+    url.searchParams.delete(name);
+  }
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 function hasStoredSession(settings: AuthSettings): boolean {
@@ -121,12 +151,9 @@ export const SIGNED_OUT: AuthState = {
   impersonator: null,
 };
 
-function unavailableValue(
-  notice: AuthNotice | null,
-  setNotice: (notice: AuthNotice | null) => void,
-  reason: string | null,
-  isLoading = false,
-): PortalAuthValue {
+type SetNotice = Dispatch<SetStateAction<AuthNotice | null>>;
+
+function unavailableValue(notice: AuthNotice | null, setNotice: SetNotice, reason: string | null, isLoading = false): PortalAuthValue {
   const explain = async () => {
     if (reason) {
       setNotice({kind: 'sign-in-unavailable', reason});
@@ -156,13 +183,19 @@ export interface GateContext {
 export default function PortalAuthProvider({
   settings,
   gate,
+  providerTimeoutMs = PROVIDER_TIMEOUT_MS,
   children,
 }: {
   settings: AuthSettings | undefined;
   gate?: GateContext;
+  /** PROVIDER_TIMEOUT_MS; tests shorten it. */
+  providerTimeoutMs?: number;
   children: ReactNode;
 }): ReactNode {
   const [notice, setNotice] = useState<AuthNotice | null>(null);
+  // The provider refused a refresh: the SDK has dropped the session but
+  // keeps its last user until the next sign-in, so the portal stops showing it.
+  const [sessionEnded, setSessionEnded] = useState(false);
   const history = useHistory();
   const historyRef = useRef(history);
   useEffect(() => {
@@ -194,8 +227,9 @@ export default function PortalAuthProvider({
     }
   }, []);
 
-  const onRefreshFailure = useCallback(({signIn}: {signIn: () => Promise<void>}) => {
-    setNotice({kind: 'session-expired', signIn});
+  const onRefreshFailure = useCallback(() => {
+    setSessionEnded(true);
+    setNotice({kind: 'session-expired'});
   }, []);
 
   // After sign-in and every refresh: give the gate server the new token so
@@ -217,6 +251,9 @@ export default function PortalAuthProvider({
     (payload: OnRefreshResponse) => {
       const response = orNull(() => toAuthResponse(payload), 'an authentication response that does not fit');
       setSession(response ? {response, claims: readAccessTokenClaims(response.accessToken)} : null);
+      if (response) {
+        setSessionEnded(false);
+      }
       if (!response || !gateBaseUrl) {
         return;
       }
@@ -261,7 +298,14 @@ export default function PortalAuthProvider({
       onRedirectCallback={onRedirectCallback}
       onRefresh={onRefresh}
       onRefreshFailure={onRefreshFailure}>
-      <SdkBridge settings={settings} session={session} gateBaseUrl={gateBaseUrl} notice={notice} setNotice={setNotice}>
+      <SdkBridge
+        settings={settings}
+        session={session}
+        sessionEnded={sessionEnded}
+        gateBaseUrl={gateBaseUrl}
+        providerTimeoutMs={providerTimeoutMs}
+        notice={notice}
+        setNotice={setNotice}>
         {children}
       </SdkBridge>
     </AuthKitProvider>
@@ -272,33 +316,73 @@ export default function PortalAuthProvider({
 function SdkBridge({
   settings,
   session,
+  sessionEnded,
   gateBaseUrl,
+  providerTimeoutMs,
   notice,
   setNotice,
   children,
 }: {
   settings: AuthSettings;
   session: ProviderSession | null;
+  sessionEnded: boolean;
   gateBaseUrl: string | undefined;
+  providerTimeoutMs: number;
   notice: AuthNotice | null;
-  setNotice: (notice: AuthNotice | null) => void;
+  setNotice: SetNotice;
   children: ReactNode;
 }): ReactNode {
   const sdk = useAuth();
+  const sdkUser = sessionEnded ? null : sdk.user;
   const history = useHistory();
   const [callback] = useState(() =>
     typeof window === 'undefined' ? null : snapshotCallback(resolveRedirectUri(settings, window.location.origin)),
   );
   const reportedCallback = useRef(false);
+  // A callback that did not sign in: the SDK does not refresh on that page
+  // load, so a stored session is not "unreachable", only unused until the next.
+  const callbackFailed = useRef(false);
   const reportedUnreachable = useRef(false);
 
+  // The provider's first answer never came: say so, and stop showing
+  // "Checking your session…" (the SDK's requests have no time limit).
+  const [timedOut, setTimedOut] = useState(false);
   useEffect(() => {
+    if (!sdk.isLoading) {
+      // A late answer ends the wait (timedOut only counts while loading).
+      setNotice((current) => (current?.kind === 'provider-timeout' ? null : current));
+      return;
+    }
+    const timer = setTimeout(() => {
+      setTimedOut(true);
+      setNotice({kind: 'provider-timeout'});
+    }, providerTimeoutMs);
+    return () => clearTimeout(timer);
+  }, [sdk.isLoading, providerTimeoutMs, setNotice]);
+
+  useEffect(() => {
+    if (callback?.error != null && !reportedCallback.current) {
+      // The provider sent the reader back without signing them in (cancelled,
+      // refused, or an error on its side): say so and take the error out of
+      // the address bar. Its description is the provider's text, only logged.
+      reportedCallback.current = true;
+      callbackFailed.current = true;
+      console.warn(`Developer Portal: the sign-in provider answered "${callback.error.slice(0, 100)}" instead of a code.`);
+      if (callback.hadVerifier) {
+        // This sign-in is over; its one-time PKCE verifier must not pair with a later code.
+        safeRemoveItem('sessionStorage', CODE_VERIFIER_KEY);
+        setNotice({kind: 'sign-in-denied'});
+      }
+      history.replace(callback.hadVerifier && callback.returnTo ? callback.returnTo : withoutCallbackParams(window.location));
+      return;
+    }
     if (sdk.isLoading) {
       return;
     }
     if (callback && !reportedCallback.current) {
       reportedCallback.current = true;
       if (!sdk.user) {
+        callbackFailed.current = true;
         setNotice({kind: callback.hadVerifier ? 'exchange-failed' : 'forged-callback'});
         // A sign-in this tab started that failed: back to the page it started
         // from, as after a successful one (a forged link stays where it landed).
@@ -308,7 +392,10 @@ function SdkBridge({
         return;
       }
     }
-    if (!sdk.user && hasStoredSession(settings)) {
+    if (callbackFailed.current) {
+      return;
+    }
+    if (!sdkUser && !sessionEnded && hasStoredSession(settings)) {
       // The SDK keeps the session on a network error or 5xx and retries in
       // the background; tell the user (once per outage, so dismissing it
       // sticks) rather than silently showing "Sign in".
@@ -316,21 +403,21 @@ function SdkBridge({
         reportedUnreachable.current = true;
         setNotice({kind: 'provider-unreachable'});
       }
-    } else if (sdk.user) {
+    } else if (sdkUser) {
       reportedUnreachable.current = false;
       if (notice?.kind === 'provider-unreachable') {
         setNotice(null);
       }
     }
-  }, [sdk.isLoading, sdk.user, callback, settings, notice, setNotice, history]);
+  }, [sdk.isLoading, sdk.user, sdkUser, sessionEnded, callback, settings, notice, setNotice, history]);
 
   // Lets CSS drop the sidebar locks of pages that only need sign-in.
   useEffect(() => {
-    document.documentElement.toggleAttribute('data-portal-signed-in', Boolean(sdk.user));
-  }, [sdk.user]);
+    document.documentElement.toggleAttribute('data-portal-signed-in', Boolean(sdkUser));
+  }, [sdkUser]);
 
   // A user the adapters cannot map is logged once and shown as signed out.
-  const user: User | null = useMemo(() => (sdk.user ? orNull(() => toUser(sdk.user), 'a user that does not fit') : null), [sdk.user]);
+  const user: User | null = useMemo(() => (sdkUser ? orNull(() => toUser(sdkUser), 'a user that does not fit') : null), [sdkUser]);
   const claims = user ? (session?.claims ?? null) : null;
   const {signIn: sdkSignIn, signUp: sdkSignUp, signOut: sdkSignOut, switchToOrganization: sdkSwitch, getAccessToken, getUser} = sdk;
 
@@ -350,8 +437,10 @@ function SdkBridge({
     [sdkSignIn, sdkSignUp, settings.organizationId, setNotice],
   );
 
+  const stuck = timedOut && sdk.isLoading;
+  const explainTimeout = async () => setNotice({kind: 'provider-timeout'});
   const value: PortalAuthValue = {
-    isLoading: sdk.isLoading,
+    isLoading: sdk.isLoading && !timedOut,
     user,
     role: claims?.role ?? null,
     roles: claims?.roles ?? [],
@@ -362,8 +451,9 @@ function SdkBridge({
     available: true,
     notice,
     dismissNotice: () => setNotice(null),
-    signIn: () => start(false),
-    signUp: () => start(true),
+    // With no answer from the provider the SDK has no client to sign in with yet.
+    signIn: stuck ? explainTimeout : () => start(false),
+    signUp: stuck ? explainTimeout : () => start(true),
     signOut: () => {
       setNotice(null);
       const endProviderSession = () => {

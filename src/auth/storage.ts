@@ -25,3 +25,12 @@ export function safeGetItem(storage: 'localStorage' | 'sessionStorage', key: str
     return null;
   }
 }
+
+/** Removes a storage key without ever throwing. */
+export function safeRemoveItem(storage: 'localStorage' | 'sessionStorage', key: string): void {
+  try {
+    window[storage].removeItem(key);
+  } catch {
+    // Storage that throws holds nothing the SDK could read back either.
+  }
+}

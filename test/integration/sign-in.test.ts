@@ -168,6 +168,57 @@ describe('sign-in failures', () => {
     expect(consoleError).toHaveBeenCalledWith(expect.stringContaining("Couldn't exchange code"));
   });
 
+  it("keeps a signed-in reader's warning on screen when a used or forged sign-in link is opened, without calling the provider unreachable", async () => {
+    await (await signIn('/docs/', 'user_developer')).screen.findByRole('button', {name: /Devon Developer/});
+
+    const current = await open('/?code=old-code');
+    const warning = await current.screen.findByRole('alert', {name: 'Sign-in link ignored'});
+    await current.waitFor(() => expect(window.location.search).toBe(''));
+    expect(warning).toBeInTheDocument();
+    expect(current.screen.queryByRole('status', {name: 'Sign-in service unreachable'})).toBeNull();
+    // The stored session is not touched: the next page load resumes it.
+    expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeTruthy();
+    await (await open('/docs/')).screen.findByRole('button', {name: /Devon Developer/});
+  });
+
+  it('says so when the provider sends the reader back with an error instead of a code, and returns them to their page', async () => {
+    const authorizeUrl = await clickSignIn(await open(DEEP_PAGE));
+    const state = authorizeUrl.searchParams.get('state') as string;
+    const description = '<img src=x onerror=alert(1)><b>Denied by policy</b>';
+    navigations().length = 0;
+
+    const current = await open(
+      `/?error=access_denied&error_description=${encodeURIComponent(description)}&state=${encodeURIComponent(state)}`,
+    );
+    await current.screen.findByRole('alert', {name: 'Sign-in cancelled'});
+    await current.waitFor(() => expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe(DEEP_PAGE));
+    // The provider's text is never rendered, and this sign-in's verifier is gone.
+    expect(document.querySelector('img, b')).toBeNull();
+    expect(document.body.textContent).not.toContain('Denied by policy');
+    expect(sessionStorage.getItem('workos:code-verifier')).toBeNull();
+    expect(await current.screen.findByRole('button', {name: 'Sign in'})).toBeEnabled();
+    expect(navigations()).toEqual([]);
+  });
+
+  it('takes an error callback this tab did not start out of the address bar, without a notice', async () => {
+    const current = await open('/?tab=linux&error=access_denied&state=%7B%22returnTo%22%3A%22%2F%2Fevil.example%22%7D#top');
+    await current.screen.findByRole('button', {name: 'Sign in'});
+    await current.waitFor(() =>
+      expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe('/?tab=linux#top'),
+    );
+    expect(current.screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('moves keyboard focus to the main content when a notice is dismissed', async () => {
+    const current = await open('/?code=forged-code');
+    await current.screen.findByRole('alert', {name: 'Sign-in link ignored'});
+    const dismiss = current.screen.getByRole('button', {name: 'Dismiss'});
+    dismiss.focus();
+    current.fireEvent.click(dismiss);
+    expect(current.screen.queryByRole('alert', {name: 'Sign-in link ignored'})).toBeNull();
+    expect(document.activeElement).toBe(current.screen.getByRole('main'));
+  });
+
   it('shows a failed exchange on the page sign-in started from, and logs the provider error_description', async () => {
     const current = await signIn(DEEP_PAGE, 'user_locked');
 
@@ -279,8 +330,9 @@ describe('hostile or broken callbacks', () => {
 });
 
 describe('session refresh', () => {
-  it('clears the credentials and offers "Sign in again" when a refresh is refused (4xx)', async () => {
-    const current = await signIn('/docs/', 'user_developer');
+  it('clears the credentials, shows the reader signed out and offers "Sign in again" back to the same page when a refresh is refused (4xx)', async () => {
+    const settings = testSettings({organizationId: 'org_acme_platform'});
+    const current = await signIn(DEEP_PAGE, 'user_developer', settings);
     await current.screen.findByRole('button', {name: /Devon Developer/});
     providerState.fault = {
       delayMs: 0,
@@ -293,8 +345,36 @@ describe('session refresh', () => {
 
     const again = await current.screen.findByRole('button', {name: 'Sign in again'}, {timeout: 4000});
     expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeNull();
+    // The navbar no longer shows the account the provider ended.
+    expect(current.screen.queryByRole('button', {name: /Devon Developer/})).toBeNull();
+    expect(current.screen.getByRole('button', {name: 'Sign in'})).toBeEnabled();
+    expect(current.auth().user).toBeNull();
+    expect(document.documentElement.hasAttribute('data-portal-signed-in')).toBe(false);
     current.fireEvent.click(again);
     await current.waitFor(() => expect(navigations()[0]).toContain('/user_management/authorize'));
+    // The same sign-in as the navbar's: back to this page, in the configured organisation.
+    const params = new URL(navigations()[0] as string).searchParams;
+    expect(JSON.parse(params.get('state') as string)).toEqual({returnTo: DEEP_PAGE});
+    expect(params.get('organization_id')).toBe('org_acme_platform');
+  });
+
+  it('says the provider is not answering when its first answer takes too long, then signs in when it comes', async () => {
+    await (await signIn('/docs/', 'user_developer')).screen.findByRole('button', {name: /Devon Developer/});
+    providerState.fault = {delayMs: 1500, passThrough: true, status: 200, body: '', contentType: 'application/json', remaining: 1};
+
+    await leavePage();
+    page = loadPage('/docs/', testSettings(), {providerTimeoutMs: 100});
+    const current = page;
+    await current.screen.findByRole('status', {name: 'Sign-in service not answering'});
+    // No endless "Checking your session…": Sign in is offered and explains the wait.
+    const signInButton = current.screen.getByRole('button', {name: 'Sign in'});
+    expect(signInButton).toBeEnabled();
+    current.fireEvent.click(signInButton);
+    expect(navigations()).toEqual([]);
+    expect(current.screen.getByRole('heading', {name: 'API Gateway'})).toBeVisible();
+    // The late answer signs the reader in and the notice goes.
+    await current.screen.findByRole('button', {name: /Devon Developer/}, {timeout: 4000});
+    await current.waitFor(() => expect(current.screen.queryByRole('status', {name: 'Sign-in service not answering'})).toBeNull());
   });
 
   it('keeps the user signed in when a refresh fails with a server error (5xx)', async () => {

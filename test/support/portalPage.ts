@@ -60,7 +60,11 @@ export function endPageTimers(): void {
 
 export {navigations} from './navigations';
 
-export function loadPage(url: string, settings: AuthSettings | undefined = testSettings()): LoadedPage {
+export function loadPage(
+  url: string,
+  settings: AuthSettings | undefined = testSettings(),
+  {providerTimeoutMs}: {providerTimeoutMs?: number} = {},
+): LoadedPage {
   jest.resetModules();
   window.history.replaceState(null, '', url);
   // Fresh modules per page load (after resetModules an import would be the
@@ -84,6 +88,7 @@ export function loadPage(url: string, settings: AuthSettings | undefined = testS
   const view = rtl.render(
     h(PortalAuthProvider, {
       settings,
+      providerTimeoutMs,
       children: h(
         React.Fragment,
         null,

@@ -147,7 +147,7 @@ describe('hooks outside their provider', () => {
     expect(() => render(<Probe hook={useAuth} />)).toThrow('useAuth must be used within an AuthKitProvider');
   });
 
-  it('the portal hook names where its provider lives', () => {
-    expect(() => render(<Probe hook={usePortalAuth} />)).toThrow('usePortalAuth must be used within a PortalAuthProvider');
+  it("the portal hook (what the site's components call) throws the spec's message too", () => {
+    expect(() => render(<Probe hook={usePortalAuth} />)).toThrow('useAuth must be used within an AuthKitProvider');
   });
 });

@@ -32,6 +32,12 @@ export function noticeText(notice: AuthNotice): NoticeText {
         title: 'Sign-in link ignored',
         body: 'This page was opened with a sign-in code that this browser did not request, possibly a forged link. You were not signed in. Use "Sign in" to start a new sign-in.',
       };
+    case 'sign-in-denied':
+      return {
+        tone: 'warning',
+        title: 'Sign-in cancelled',
+        body: 'The sign-in provider sent you back without signing you in: the sign-in was cancelled or refused. Use "Sign in" to try again.',
+      };
     case 'session-expired':
       return {tone: 'warning', title: 'Your session has ended', body: 'Sign in again to continue where you were.'};
     case 'provider-unreachable':
@@ -39,6 +45,12 @@ export function noticeText(notice: AuthNotice): NoticeText {
         tone: 'info',
         title: 'Sign-in service unreachable',
         body: 'Your session is kept and will resume automatically when the sign-in service answers again. The documentation stays readable.',
+      };
+    case 'provider-timeout':
+      return {
+        tone: 'info',
+        title: 'Sign-in service not answering',
+        body: 'The sign-in service has not answered yet. The documentation stays readable; reload the page to try signing in again.',
       };
     case 'sign-in-unavailable':
       return {tone: 'info', title: 'Sign-in unavailable', body: notice.reason};
@@ -51,8 +63,26 @@ export function noticeText(notice: AuthNotice): NoticeText {
   }
 }
 
+/**
+ * Where keyboard focus goes when a notice closes (its Dismiss button goes
+ * with it): the page's main content, without scrolling it.
+ */
+function focusMainContent(): void {
+  const main = document.querySelector('main');
+  if (main instanceof HTMLElement) {
+    if (!main.hasAttribute('tabindex')) {
+      main.setAttribute('tabindex', '-1');
+    }
+    main.focus({preventScroll: true});
+  }
+}
+
 export default function AuthNotices(): ReactNode {
   const auth = usePortalAuth();
+  const dismiss = () => {
+    auth.dismissNotice();
+    focusMainContent();
+  };
   const notice = auth.notice;
   if (!notice && !(auth.user && auth.impersonator)) {
     return null;
@@ -80,8 +110,8 @@ export default function AuthNotices(): ReactNode {
             <strong>{text.title}.</strong> {text.body}
           </p>
           <div className={styles.noticeActions}>
-            {notice.kind === 'session-expired' && <SignInButton appearance="solid" label="Sign in again" onClick={notice.signIn} />}
-            <button type="button" className="button button--sm button--secondary" onClick={auth.dismissNotice}>
+            {notice.kind === 'session-expired' && <SignInButton appearance="solid" label="Sign in again" onClick={auth.signIn} />}
+            <button type="button" className="button button--sm button--secondary" onClick={dismiss}>
               Dismiss
             </button>
           </div>
