@@ -81,6 +81,36 @@ describe('code blocks', () => {
     expect(colours).toEqual({theme: 'dark', background: 'rgb(30, 30, 30)', keyword: 'rgb(86, 156, 214)'});
   });
 
+  // The spec: prefetching is skipped on 2g connections or with data saving on.
+  // Links in view prefetch their pages on a normal connection (the control).
+  it.each([
+    {connection: 'a normal connection', slow: false},
+    {connection: '2g', slow: true, effectiveType: '2g', saveData: false},
+    {connection: 'data saving on', slow: true, effectiveType: '4g', saveData: true},
+  ])('prefetch on $connection only when it is not slow (slow: $slow)', async ({slow, effectiveType, saveData}) => {
+    const page = await suite.context.newPage();
+    if (slow) {
+      await page.addInitScript(
+        ([type, save]) => {
+          const connection = {effectiveType: type, saveData: save, addEventListener: () => undefined, removeEventListener: () => undefined};
+          Object.defineProperty(Navigator.prototype, 'connection', {configurable: true, get: () => connection});
+        },
+        [effectiveType, saveData] as const,
+      );
+    }
+    await page.goto(`${suite.stack.siteUrl}${LONG_DOC}`);
+    await hydrated(page);
+    await page.waitForLoadState('networkidle');
+    const prefetches = () =>
+      page.evaluate(() => [...document.querySelectorAll('link[rel="prefetch"]')].map((link) => link.getAttribute('href')));
+    if (slow) {
+      expect(await prefetches()).toEqual([]);
+    } else {
+      await page.waitForFunction(() => document.querySelectorAll('link[rel="prefetch"]').length > 0);
+      expect((await prefetches()).length).toBeGreaterThan(0);
+    }
+  });
+
   it('rendered after a client-side navigation are highlighted', async () => {
     const page = await suite.open(LONG_DOC);
     const scripts = executedScripts(page);
