@@ -223,7 +223,14 @@ const config = {
           label: 'Documentation',
         },
         {type: 'localeDropdown', position: 'right'},
-        {type: 'docsVersionDropdown', position: 'right'},
+        // With one version Docusaurus shows a plain link, which never records
+        // the reader's preferred version; the note below makes it the spec's
+        // dropdown, whose version entry records it in local storage.
+        {
+          type: 'docsVersionDropdown',
+          position: 'right',
+          dropdownItemsAfter: [{type: 'html', value: '<span class="dropdown__link">No earlier versions published</span>'}],
+        },
         {type: 'search', position: 'right'},
         // Sign in / user menu (src/auth/components/AuthNavbarItem.tsx).
         {type: 'custom-auth', position: 'right'},

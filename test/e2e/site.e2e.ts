@@ -120,6 +120,17 @@ describe('site chrome', () => {
     );
   });
 
+  it('the docs-version dropdown lists the version and remembers it as the preferred one in local storage', async () => {
+    const page = await open('/docs/internal-developers/services/api-gateway');
+    await hydrated(page);
+    const dropdown = page.locator('.navbar__items--right .dropdown').filter({has: page.getByRole('button', {name: 'Next'})});
+    await dropdown.hover();
+    const menu = dropdown.locator('.dropdown__menu');
+    await menu.getByText('No earlier versions published').waitFor({state: 'visible'});
+    await menu.getByRole('link', {name: 'Next'}).click();
+    await page.waitForFunction(() => localStorage.getItem('docs-preferred-version-default') === 'current');
+  });
+
   it('"Documentation" opens the docs', async () => {
     const page = await open('/');
     await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'Documentation'}).click();
