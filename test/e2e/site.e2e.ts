@@ -152,6 +152,31 @@ describe('site chrome', () => {
     await expect(sidebar.getByText('Languages').isVisible()).resolves.toBe(true);
   });
 
+  it('on a phone, nothing of the navbar shows through the open mobile menu', async () => {
+    const page = await suite.context.newPage();
+    await page.setViewportSize({width: 390, height: 844});
+    await open('/docs/internal-developers/services/api-gateway', page);
+    await hydrated(page);
+    await page.getByRole('button', {name: 'Toggle navigation bar'}).click();
+    await page.locator('.navbar-sidebar--show').waitFor();
+    await page.locator('.navbar-sidebar').getByText('Back to main menu').waitFor({state: 'visible'});
+    // What the reader sees at each navbar control's centre is the menu or its
+    // backdrop. Hit testing skips elements without pointer events (such as the
+    // search icon), so they get them back for the test; painting order is unchanged.
+    await page.addStyleTag({content: '.navbar__inner * { pointer-events: auto !important; }'});
+    const covered = await page.evaluate(() =>
+      [...document.querySelectorAll('.navbar__inner *')]
+        .filter((element) => element.getBoundingClientRect().width > 0 && !element.closest('.navbar-sidebar'))
+        .map((element) => {
+          const box = element.getBoundingClientRect();
+          const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return {element: element.outerHTML.slice(0, 80), covered: Boolean(top?.closest('.navbar-sidebar, .navbar-sidebar__backdrop'))};
+        })
+        .filter(({covered: isCovered}) => !isCovered),
+    );
+    expect(covered).toEqual([]);
+  });
+
   it('the open mobile menu keeps keyboard focus inside it, and Escape or its close button closes it back onto the menu button', async () => {
     const page = await suite.context.newPage();
     await page.setViewportSize({width: 412, height: 823});
