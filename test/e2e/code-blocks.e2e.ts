@@ -102,7 +102,7 @@ describe('code blocks', () => {
     await hydrated(page);
     await page.waitForLoadState('networkidle');
     const prefetches = () =>
-      page.evaluate(() => [...document.querySelectorAll('link[rel="prefetch"]')].map((link) => link.getAttribute('href')));
+      page.evaluate(() => Array.from(document.querySelectorAll('link[rel="prefetch"]')).map((link) => link.getAttribute('href')));
     if (slow) {
       expect(await prefetches()).toEqual([]);
     } else {

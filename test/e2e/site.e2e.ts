@@ -165,7 +165,7 @@ describe('site chrome', () => {
     // search icon), so they get them back for the test; painting order is unchanged.
     await page.addStyleTag({content: '.navbar__inner * { pointer-events: auto !important; }'});
     const covered = await page.evaluate(() =>
-      [...document.querySelectorAll('.navbar__inner *')]
+      Array.from(document.querySelectorAll('.navbar__inner *'))
         .filter((element) => element.getBoundingClientRect().width > 0 && !element.closest('.navbar-sidebar'))
         .map((element) => {
           const box = element.getBoundingClientRect();
