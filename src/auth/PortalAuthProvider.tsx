@@ -41,6 +41,7 @@ export type AuthNotice =
   | {kind: 'session-expired'}
   | {kind: 'provider-unreachable'}
   | {kind: 'provider-timeout'}
+  | {kind: 'signed-out-elsewhere'}
   | {kind: 'sign-in-unavailable'; reason: string}
   | {kind: 'sign-in-failed'};
 
@@ -63,6 +64,9 @@ const REFRESH_TOKEN_KEY = 'workos:refresh-token';
  * is not answering. The SDK's requests have no time limit of their own.
  */
 export const PROVIDER_TIMEOUT_MS = 10_000;
+
+/** Where a tab tells this site's other tabs that the reader signed out (same origin only). */
+const SIGN_OUT_CHANNEL = 'developer-portal:sign-out';
 
 // The query parameters of a sign-in callback (OAuth 2.0, RFC 6749 §4.1.2).
 const CALLBACK_PARAMS = ['code', 'state', 'error', 'error_description', 'error_uri'];
@@ -227,10 +231,11 @@ export default function PortalAuthProvider({
     }
   }, []);
 
-  const onRefreshFailure = useCallback(() => {
+  const endSession = useCallback((why: AuthNotice) => {
     setSessionEnded(true);
-    setNotice({kind: 'session-expired'});
+    setNotice(why);
   }, []);
+  const onRefreshFailure = useCallback(() => endSession({kind: 'session-expired'}), [endSession]);
 
   // After sign-in and every refresh: give the gate server the new token so
   // its session cookie lives as long as the token. When the page on screen
@@ -302,6 +307,7 @@ export default function PortalAuthProvider({
         settings={settings}
         session={session}
         sessionEnded={sessionEnded}
+        endSession={endSession}
         gateBaseUrl={gateBaseUrl}
         providerTimeoutMs={providerTimeoutMs}
         notice={notice}
@@ -317,6 +323,7 @@ function SdkBridge({
   settings,
   session,
   sessionEnded,
+  endSession,
   gateBaseUrl,
   providerTimeoutMs,
   notice,
@@ -326,6 +333,7 @@ function SdkBridge({
   settings: AuthSettings;
   session: ProviderSession | null;
   sessionEnded: boolean;
+  endSession: (why: AuthNotice) => void;
   gateBaseUrl: string | undefined;
   providerTimeoutMs: number;
   notice: AuthNotice | null;
@@ -411,6 +419,28 @@ function SdkBridge({
     }
   }, [sdk.isLoading, sdk.user, sdkUser, sessionEnded, callback, settings, notice, setNotice, history]);
 
+  // Signing out in another tab ends the session here too (its gate cookie and
+  // provider session are gone): the navbar stops showing an account that no
+  // longer works, and the page on screen stays. A channel never receives its
+  // own messages, so this tab announces its sign-out through the same one.
+  const signOutChannel = useRef<BroadcastChannel | null>(null);
+  useEffect(() => {
+    if (!sdkUser || typeof BroadcastChannel === 'undefined') {
+      return;
+    }
+    const channel = new BroadcastChannel(SIGN_OUT_CHANNEL);
+    signOutChannel.current = channel;
+    channel.onmessage = (event: MessageEvent) => {
+      if (event.data === 'signed-out') {
+        endSession({kind: 'signed-out-elsewhere'});
+      }
+    };
+    return () => {
+      channel.close();
+      signOutChannel.current = null;
+    };
+  }, [sdkUser, endSession]);
+
   // Lets CSS drop the sidebar locks of pages that only need sign-in.
   useEffect(() => {
     document.documentElement.toggleAttribute('data-portal-signed-in', Boolean(sdkUser));
@@ -457,6 +487,8 @@ function SdkBridge({
     signOut: () => {
       setNotice(null);
       const endProviderSession = () => {
+        // After the gate's cookie is gone, so another tab never loads members' pages with it.
+        signOutChannel.current?.postMessage('signed-out');
         try {
           sdkSignOut({returnTo: window.location.href});
         } catch (error) {

@@ -32,6 +32,25 @@ describe('sign-in in the browser', () => {
     await page.getByRole('button', {name: 'Sign in'}).waitFor();
   });
 
+  it("signing out in one tab signs out the reader's other tabs", async () => {
+    const first = await open('/docs/');
+    await signIn(first, /Devon Developer/);
+    await userMenu(first, 'Devon Developer').waitFor();
+    const second = await open(DEEP_PAGE, await suite.context.newPage());
+    await userMenu(second, 'Devon Developer').waitFor();
+
+    await userMenu(first, 'Devon Developer').click();
+    await first.getByRole('group', {name: 'Account'}).getByRole('button', {name: 'Sign out'}).click();
+    await first.getByRole('button', {name: 'Sign in'}).waitFor();
+    // The other tab shows itself signed out, on the same page, without the reader doing anything.
+    await second.getByRole('status', {name: 'Signed out'}).waitFor();
+    await second.getByRole('button', {name: 'Sign in'}).waitFor();
+    expect(second.url()).toBe(`${suite.stack.siteUrl}${DEEP_PAGE}`);
+    // Its next page load is signed out too.
+    await second.reload({waitUntil: 'networkidle'});
+    await second.getByRole('button', {name: 'Sign in'}).waitFor();
+  });
+
   it('ignores a forged callback with a visible message, and the docs stay readable', async () => {
     expectProblems(/Couldn't exchange code/);
     const page = await open('/?code=forged-code');

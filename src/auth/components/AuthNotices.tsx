@@ -52,6 +52,8 @@ export function noticeText(notice: AuthNotice): NoticeText {
         title: 'Sign-in service not answering',
         body: 'The sign-in service has not answered yet. The documentation stays readable; reload the page to try signing in again.',
       };
+    case 'signed-out-elsewhere':
+      return {tone: 'info', title: 'Signed out', body: 'You signed out in another tab. Sign in again to read pages for members.'};
     case 'sign-in-unavailable':
       return {tone: 'info', title: 'Sign-in unavailable', body: notice.reason};
     case 'sign-in-failed':
