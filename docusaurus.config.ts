@@ -229,7 +229,7 @@ const config = {
         {
           type: 'docsVersionDropdown',
           position: 'right',
-          dropdownItemsAfter: [{type: 'html', value: '<span class="dropdown__link">No earlier versions published</span>'}],
+          dropdownItemsAfter: [{type: 'html', value: '<span class="portal-version-note">No earlier versions published</span>'}],
         },
         {type: 'search', position: 'right'},
         // Sign in / user menu (src/auth/components/AuthNavbarItem.tsx).

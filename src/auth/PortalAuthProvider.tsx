@@ -75,6 +75,8 @@ interface CallbackSnapshot {
   hadVerifier: boolean;
   /** The provider's `error` (an OAuth error callback, e.g. access_denied), when there is no code. */
   error: string | null;
+  /** Its `error_description`: the provider's text, for the console only. */
+  errorDescription: string | null;
   /** The page sign-in started from, as `state` names it (untrusted: checked by safeReturnTo), or null. */
   returnTo: string | null;
 }
@@ -121,6 +123,7 @@ function snapshotCallback(redirectUri: string): CallbackSnapshot | null {
   return {
     hadVerifier: safeGetItem('sessionStorage', CODE_VERIFIER_KEY) !== null,
     error,
+    errorDescription: params.get('error_description'),
     returnTo: returnToOfState(params.get('state')),
   };
 }
@@ -231,7 +234,14 @@ export default function PortalAuthProvider({
     }
   }, []);
 
+  // The first reason the session ended stays on screen: a refresh that then
+  // fails in a tab signed out elsewhere does not replace (or bring back) it.
+  const sessionEndedRef = useRef(false);
   const endSession = useCallback((why: AuthNotice) => {
+    if (sessionEndedRef.current) {
+      return;
+    }
+    sessionEndedRef.current = true;
     setSessionEnded(true);
     setNotice(why);
   }, []);
@@ -257,7 +267,10 @@ export default function PortalAuthProvider({
       const response = orNull(() => toAuthResponse(payload), 'an authentication response that does not fit');
       setSession(response ? {response, claims: readAccessTokenClaims(response.accessToken)} : null);
       if (response) {
+        // Signed in again (in this tab or, through the shared session, another).
+        sessionEndedRef.current = false;
         setSessionEnded(false);
+        setNotice((current) => (current?.kind === 'session-expired' || current?.kind === 'signed-out-elsewhere' ? null : current));
       }
       if (!response || !gateBaseUrl) {
         return;
@@ -347,8 +360,8 @@ function SdkBridge({
     typeof window === 'undefined' ? null : snapshotCallback(resolveRedirectUri(settings, window.location.origin)),
   );
   const reportedCallback = useRef(false);
-  // A callback that did not sign in: the SDK does not refresh on that page
-  // load, so a stored session is not "unreachable", only unused until the next.
+  // A code that did not sign in: the SDK does not refresh on that page load,
+  // so a stored session is not "unreachable", only unused until the next.
   const callbackFailed = useRef(false);
   const reportedUnreachable = useRef(false);
 
@@ -363,7 +376,8 @@ function SdkBridge({
     }
     const timer = setTimeout(() => {
       setTimedOut(true);
-      setNotice({kind: 'provider-timeout'});
+      // A notice already on screen (a cancelled sign-in, say) says more.
+      setNotice((current) => current ?? {kind: 'provider-timeout'});
     }, providerTimeoutMs);
     return () => clearTimeout(timer);
   }, [sdk.isLoading, providerTimeoutMs, setNotice]);
@@ -372,10 +386,14 @@ function SdkBridge({
     if (callback?.error != null && !reportedCallback.current) {
       // The provider sent the reader back without signing them in (cancelled,
       // refused, or an error on its side): say so and take the error out of
-      // the address bar. Its description is the provider's text, only logged.
+      // the address bar. Its description is the provider's text: logged as
+      // text, never rendered. (The SDK still refreshes a stored session on
+      // this page load, as it only treats a page with a code as a callback.)
       reportedCallback.current = true;
-      callbackFailed.current = true;
-      console.warn(`Developer Portal: the sign-in provider answered "${callback.error.slice(0, 100)}" instead of a code.`);
+      console.warn(
+        `Developer Portal: the sign-in provider answered "${callback.error.slice(0, 100)}" instead of a code` +
+          (callback.errorDescription ? `: ${callback.errorDescription.slice(0, 300)}` : '.'),
+      );
       if (callback.hadVerifier) {
         // This sign-in is over; its one-time PKCE verifier must not pair with a later code.
         safeRemoveItem('sessionStorage', CODE_VERIFIER_KEY);
@@ -505,9 +523,11 @@ function SdkBridge({
         endProviderSession();
       }
     },
-    getAccessToken,
+    // A session that ended (refused refresh, signed out in another tab) lends
+    // nothing, though the SDK keeps its last tokens in memory.
+    getAccessToken: sessionEnded ? () => Promise.reject(new LoginRequiredError()) : getAccessToken,
     getUser: () => {
-      const current = getUser();
+      const current = sessionEnded ? null : getUser();
       return current ? orNull(() => toUser(current), 'a user that does not fit') : null;
     },
     switchToOrganization: (organizationId: string) => sdkSwitch({organizationId}),

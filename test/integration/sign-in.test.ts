@@ -172,9 +172,9 @@ describe('sign-in failures', () => {
     await (await signIn('/docs/', 'user_developer')).screen.findByRole('button', {name: /Devon Developer/});
 
     const current = await open('/?code=old-code');
-    const warning = await current.screen.findByRole('alert', {name: 'Sign-in link ignored'});
+    await current.screen.findByRole('alert', {name: 'Sign-in link ignored'});
     await current.waitFor(() => expect(window.location.search).toBe(''));
-    expect(warning).toBeInTheDocument();
+    expect(current.screen.getByRole('alert', {name: 'Sign-in link ignored'})).toBeVisible();
     expect(current.screen.queryByRole('status', {name: 'Sign-in service unreachable'})).toBeNull();
     // The stored session is not touched: the next page load resumes it.
     expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeTruthy();
@@ -199,6 +199,19 @@ describe('sign-in failures', () => {
     expect(await current.screen.findByRole('button', {name: 'Sign in'})).toBeEnabled();
     expect(navigations()).toEqual([]);
   });
+
+  it.each(['//evil.example/', '/\\evil.example', 'https://evil.example/'])(
+    'keeps a cancelled sign-in on this site when its state names %s',
+    async (returnTo) => {
+      await clickSignIn(await open('/docs/'));
+      navigations().length = 0;
+      const current = await open(`/?error=access_denied&state=${encodeURIComponent(JSON.stringify({returnTo}))}`);
+      await current.screen.findByRole('alert', {name: 'Sign-in cancelled'});
+      await current.waitFor(() => expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe('/'));
+      expect(window.location.origin).toBe(SITE_ORIGIN);
+      expect(navigations()).toEqual([]);
+    },
+  );
 
   it('takes an error callback this tab did not start out of the address bar, without a notice', async () => {
     const current = await open('/?tab=linux&error=access_denied&state=%7B%22returnTo%22%3A%22%2F%2Fevil.example%22%7D#top');
@@ -360,16 +373,19 @@ describe('session refresh', () => {
 
   it('says the provider is not answering when its first answer takes too long, then signs in when it comes', async () => {
     await (await signIn('/docs/', 'user_developer')).screen.findByRole('button', {name: /Devon Developer/});
-    providerState.fault = {delayMs: 1500, passThrough: true, status: 200, body: '', contentType: 'application/json', remaining: 1};
-
+    // The fault is set once the previous page is gone, so only this page's first request meets it.
     await leavePage();
+    providerState.fault = {delayMs: 1500, passThrough: true, status: 200, body: '', contentType: 'application/json', remaining: 1};
     page = loadPage('/docs/', testSettings(), {providerTimeoutMs: 100});
     const current = page;
     await current.screen.findByRole('status', {name: 'Sign-in service not answering'});
     // No endless "Checking your session…": Sign in is offered and explains the wait.
     const signInButton = current.screen.getByRole('button', {name: 'Sign in'});
     expect(signInButton).toBeEnabled();
+    current.fireEvent.click(current.screen.getByRole('button', {name: 'Dismiss'}));
+    expect(current.screen.queryByRole('status', {name: 'Sign-in service not answering'})).toBeNull();
     current.fireEvent.click(signInButton);
+    await current.screen.findByRole('status', {name: 'Sign-in service not answering'});
     expect(navigations()).toEqual([]);
     expect(current.screen.getByRole('heading', {name: 'API Gateway'})).toBeVisible();
     // The late answer signs the reader in and the notice goes.

@@ -73,7 +73,9 @@ function focusMainContent(): void {
   const main = document.querySelector('main');
   if (main instanceof HTMLElement) {
     if (!main.hasAttribute('tabindex')) {
+      // Only for this focus, as Docusaurus's skip link does: a click in the text must not focus <main>.
       main.setAttribute('tabindex', '-1');
+      main.addEventListener('blur', () => main.removeAttribute('tabindex'), {once: true});
     }
     main.focus({preventScroll: true});
   }
