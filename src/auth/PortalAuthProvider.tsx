@@ -200,8 +200,8 @@ export default function PortalAuthProvider({
   children: ReactNode;
 }): ReactNode {
   const [notice, setNotice] = useState<AuthNotice | null>(null);
-  // The provider refused a refresh: the SDK has dropped the session but
-  // keeps its last user until the next sign-in, so the portal stops showing it.
+  // The provider refused a refresh, or the reader signed out in another tab:
+  // the SDK keeps its last user in memory, so the portal stops showing it.
   const [sessionEnded, setSessionEnded] = useState(false);
   const history = useHistory();
   const historyRef = useRef(history);
@@ -505,7 +505,7 @@ function SdkBridge({
     signOut: () => {
       setNotice(null);
       const endProviderSession = () => {
-        // After the gate's cookie is gone, so another tab never loads members' pages with it.
+        // Once the gate has been asked to drop its cookie, so another tab does not load members' pages with it.
         signOutChannel.current?.postMessage('signed-out');
         try {
           sdkSignOut({returnTo: window.location.href});
