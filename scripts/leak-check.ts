@@ -27,6 +27,7 @@ import {existsSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {decodeHTML} from 'entities';
 import ts from 'typescript';
+import {ruleImplies} from '../src/auth/access/rules';
 import {SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import type {AccessManifest} from '../plugins/access/manifest';
 import {filesUnder} from './support/files';
@@ -413,7 +414,10 @@ export function parseManifest(json: string, where: string): AccessManifest {
   }
   const manifest = value as Partial<AccessManifest> | null;
   if (!manifest || typeof manifest !== 'object' || manifest.version !== 1 || !Array.isArray(manifest.pages)) {
-    throw new Error(`${where}: expected {"version": 1, "pages": [...]}`);
+    throw new Error(`${where}: expected {"version": 1, "pages": [...], "files": {...}}`);
+  }
+  if (!manifest.files || typeof manifest.files !== 'object' || Array.isArray(manifest.files)) {
+    throw new Error(`${where}: no computed list of restricted files ("files"); run \`npm run build\` again`);
   }
   manifest.pages.forEach((page: Partial<ManifestPage> | null, index) => {
     const kind = page?.rule?.kind;
@@ -509,33 +513,35 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
     const blindPages = pages.filter((page) => !found.has(page.source)).map((page) => page.source);
     // Every member downloads the members build's shared files (version data,
     // search index, other pages): a page that needs a role may appear only in
-    // its own HTML and content chunks, which the gate gives to that role alone.
-    const ownFiles = new Map(
-      restricted
-        .filter((page) => page.rule.kind === 'roles')
-        .map((page) => {
-          const route = page.route.slice(manifest.baseUrl.length).replace(/\/$/, '');
-          const files = [
-            path.join(membersDir, route, 'index.html'),
-            path.join(membersDir, `${route}.html`),
-            ...page.chunks.map((chunk) => path.join(membersDir, chunk)),
-            // The search indexes the gate gives only to readers this page's rule lets in.
-            ...(manifest.searchIndexes ?? [])
-              .filter((index) => index.routes.includes(page.route))
-              .map((index) => {
-                // Only the folder the gate never serves by name may hold a variant (never the index every member gets).
-                if (!index.file.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
-                  throw new Error(`search index ${index.file} in the manifest is not under ${SEARCH_VARIANTS_DIR}/`);
-                }
-                return path.join(membersDir, index.file);
-              }),
-          ];
-          return [page.source, new Set(files)] as const;
-        }),
-    );
+    // files that the gate gives to readers who may read it, which the access
+    // manifest's computed list (`files`, plugins/access/placement.ts) names:
+    // each file with the rules of the pages that use it.
+    const fileRules = new Map(Object.entries(manifest.files ?? {}).map(([file, rules]) => [path.join(membersDir, file), rules]));
+    const ruleOf = new Map(restricted.map((page) => [page.source, page.rule]));
+    const variantsOf = (page: string) =>
+      new Set(
+        (manifest.searchIndexes ?? [])
+          .filter((index) => index.routes.includes(restricted.find((candidate) => candidate.source === page)?.route ?? ''))
+          .map((index) => {
+            // Only the folder the gate never serves by name may hold a variant (never the index every member gets).
+            if (!index.file.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
+              throw new Error(`search index ${index.file} in the manifest is not under ${SEARCH_VARIANTS_DIR}/`);
+            }
+            return path.join(membersDir, index.file);
+          }),
+      );
     // A restricted data module's texts may be where the page that shows them may be.
     const pageOf = new Map(pages.map((entry) => [entry.source, entry.page]));
-    const membersLeaks = membersHits.filter((hit) => ownFiles.get(pageOf.get(hit.source) ?? hit.source)?.has(hit.file) === false);
+    const membersLeaks = membersHits.filter((hit) => {
+      const page = pageOf.get(hit.source) ?? hit.source;
+      const needed = ruleOf.get(page);
+      if (!needed || needed.kind !== 'roles') {
+        return false;
+      }
+      const held = fileRules.get(hit.file);
+      const readersMayReadPage = held !== undefined && held.every((rule) => ruleImplies(rule, needed));
+      return !readersMayReadPage && !variantsOf(page).has(hit.file);
+    });
     const leaks = [...publicLeaks, ...membersLeaks];
 
     const lines = [

@@ -14,8 +14,8 @@ import {canonicalisePath} from './requestPath';
 export interface Site {
   baseUrl: string;
   builds: Record<Audience, BuildFiles>;
-  /** Members' files that need a rule: restricted pages' HTML and content chunks. */
-  rules: Map<string, AccessRule>;
+  /** Members' files that need a rule (the access manifest's computed list): readable by whoever may read one of the pages that use it. */
+  rules: Map<string, AccessRule[]>;
   /** Role-restricted pages' rules, by route: which search index a member gets. */
   roleRules: Map<string, AccessRule>;
   /** The members' search index for each set of readable role-restricted routes (key: the routes, sorted, joined). */
@@ -38,22 +38,26 @@ export type Decision =
 
 export function loadSite(buildDir: string, manifest: AccessManifest): Site {
   const builds = {public: loadBuildFiles(`${buildDir}/public`), members: loadBuildFiles(`${buildDir}/members`)};
-  const rules = new Map<string, AccessRule>();
+  const rules = new Map<string, AccessRule[]>();
+  for (const [name, fileRules] of Object.entries(manifest.files ?? {})) {
+    if (!builds.members.get(name)) {
+      throw new Error(`access: ${name}, which the access manifest restricts, is missing from build/members`);
+    }
+    if (!Array.isArray(fileRules) || fileRules.length === 0 || !fileRules.every(isRestricted)) {
+      throw new Error(`access: ${name} has no restricted rule in the access manifest`);
+    }
+    rules.set(name, fileRules);
+  }
   for (const page of manifest.pages) {
     if (!isRestricted(page.rule)) {
       continue;
     }
     const relative = page.route.slice(manifest.baseUrl.length).replace(/\/$/, '');
     const html = builds.members.resolve(relative, page.route.endsWith('/'));
-    if (!html?.isHtml) {
-      throw new Error(`access: the restricted route ${page.route} has no HTML file in build/members; the gate could not protect it`);
-    }
-    rules.set(html.name, page.rule);
-    for (const chunk of page.chunks) {
-      if (!builds.members.get(chunk)) {
-        throw new Error(`access: the content chunk ${chunk} of ${page.route} is missing from build/members`);
-      }
-      rules.set(chunk, page.rule);
+    if (!html?.isHtml || !rules.has(html.name)) {
+      throw new Error(
+        `access: the restricted route ${page.route} has no restricted HTML file in build/members; the gate could not protect it`,
+      );
     }
   }
   const roleRules = new Map(manifest.pages.filter((page) => page.rule.kind === 'roles').map((page) => [page.route, page.rule]));
@@ -113,7 +117,7 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
   const relative = path.slice(site.baseUrl.length).replace(/\/$/, '');
   const publicFile = site.builds.public.resolve(relative, trailingSlash);
   const membersFile = site.builds.members.resolve(relative, trailingSlash);
-  const rule = membersFile ? site.rules.get(membersFile.name) : undefined;
+  const rules = membersFile ? site.rules.get(membersFile.name) : undefined;
   if (membersFile?.name.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
     // Variants are chosen by the session (below), never fetched by name.
     return notFound(site, 'public', false);
@@ -122,11 +126,11 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
   // The search index is always chosen by the session, even when the default
   // ones of the two builds happen to be the same bytes.
   const isSearchIndex = membersFile?.name === SEARCH_INDEX_FILE;
-  if (!rule && !isSearchIndex && publicFile && (!membersFile || membersFile.etag === publicFile.etag)) {
+  if (!rules && !isSearchIndex && publicFile && (!membersFile || membersFile.etag === publicFile.etag)) {
     return serve('public', publicFile, false);
   }
   const principal = await readPrincipal();
-  if (rule && membersFile && !canRead(rule, principal)) {
+  if (rules && membersFile && !rules.some((rule) => canRead(rule, principal))) {
     if (!membersFile.isHtml) {
       return {kind: 'forbidden'};
     }

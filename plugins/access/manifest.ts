@@ -1,7 +1,7 @@
 /**
  * The access manifest: every doc's route, source file, title and access rule,
- * read from front matter (`access:`) and folder defaults (`_category_.json`
- * `customProps.access`) before Docusaurus loads anything. One list drives the
+ * read from front matter (`access:`) and folder defaults (`_category_.json`,
+ * `.yml` or `.yaml`: `customProps.access`) before Docusaurus loads anything. One list drives the
  * audience builds, the search-index exclusions, the gate server and the leak
  * check. The build's plugin (./plugin.ts) checks each computed route against
  * the permalink Docusaurus really gives the doc and fails the build on any
@@ -10,6 +10,7 @@
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {parseMarkdownContentTitle} from '@docusaurus/utils';
+import yaml from 'js-yaml';
 import {filesUnder} from '../../scripts/support/files';
 import type {SearchIndexVariant} from './searchIndexes';
 import {parseFrontMatter} from '../../scripts/support/frontMatter';
@@ -36,7 +37,19 @@ export interface AccessManifest {
   searchIndexes?: SearchIndexVariant[];
   /** Which build this is (scripts/build.ts: PORTAL_BUILD_ID, else the git commit and build time); the gate's health endpoint reports it. */
   buildId?: string;
-  pages: (AccessPage & {chunks: string[]})[];
+  /** Each page with the files it brings that need a rule (its HTML, content chunk, lazy chunks, images, attachments); empty for public pages. */
+  pages: (AccessPage & {files: string[]})[];
+  /**
+   * Every file of build/members that only restricted pages use, with those
+   * pages' rules: a reader who may read at least one of them may read it
+   * (plugins/access/placement.ts). The gate and the leak check read this list.
+   */
+  files: Record<string, AccessRule[]>;
+}
+
+/** A restricted page's own scripts (its content chunk first among them, by name order): for tests and tools that name one. */
+export function restrictedScripts(page: {files: string[]}): string[] {
+  return page.files.filter((file) => file.startsWith('assets/js/') && file.endsWith('.js'));
 }
 
 export function readAudience(env: NodeJS.ProcessEnv): Audience {
@@ -54,20 +67,40 @@ function markdownFiles(dir: string): string[] {
     .map(({full}) => full);
 }
 
-/** The nearest `_category_.json` default between the file and the docs root. */
+/**
+ * The folder-metadata files Docusaurus's docs plugin reads, in its order.
+ * Each can carry a folder default (`customProps.access`); all three are read
+ * here, and a folder with more than one stops the build (Docusaurus would
+ * silently take the first, and the other might be the one meant).
+ */
+export const CATEGORY_FILES = ['_category_.json', '_category_.yml', '_category_.yaml'] as const;
+
+function readCategoryFile(file: string, where: string): {customProps?: {access?: unknown}} | null {
+  const text = readFileSync(file, 'utf8');
+  try {
+    // JSON is YAML, but Docusaurus parses .json with JSON.parse: so do we.
+    const parsed: unknown = file.endsWith('.json') ? JSON.parse(text) : yaml.load(text);
+    return parsed && typeof parsed === 'object' ? (parsed as {customProps?: {access?: unknown}}) : null;
+  } catch (error) {
+    throw new Error(`${where}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'} (${String(error)})`);
+  }
+}
+
+/** The nearest category-file default (`customProps.access`) between the file and the docs root. */
 function categoryDefault(docsDir: string, file: string, siteDir: string): AccessRule | null {
   for (let dir = path.dirname(file); dir.startsWith(docsDir); dir = path.dirname(dir)) {
-    const categoryFile = path.join(dir, '_category_.json');
-    if (existsSync(categoryFile)) {
+    const present = CATEGORY_FILES.map((name) => path.join(dir, name)).filter((candidate) => existsSync(candidate));
+    if (present.length > 1) {
+      throw new Error(
+        `${present.map((candidate) => path.relative(siteDir, candidate)).join(' and ')}: one folder, several category files; keep one (Docusaurus reads only the first)`,
+      );
+    }
+    const [categoryFile] = present;
+    if (categoryFile) {
       const where = path.relative(siteDir, categoryFile);
-      let parsed: {customProps?: {access?: unknown}};
-      try {
-        parsed = JSON.parse(readFileSync(categoryFile, 'utf8')) as typeof parsed;
-      } catch (error) {
-        throw new Error(`${where}: not valid JSON (${String(error)})`);
-      }
-      if (parsed.customProps?.access !== undefined) {
-        return parseAccessRule(parsed.customProps.access, where);
+      const access = readCategoryFile(categoryFile, where)?.customProps?.access;
+      if (access !== undefined) {
+        return parseAccessRule(access, where);
       }
     }
     if (dir === docsDir) {
@@ -75,6 +108,37 @@ function categoryDefault(docsDir: string, file: string, siteDir: string): Access
     }
   }
   return null;
+}
+
+/**
+ * Folders, besides the docs, whose Markdown the site compiles (pages, and a
+ * blog if one is ever added), and the docs' own partials (`_*.md`), which
+ * pages import. `access:` is read on docs pages only; anywhere else it would
+ * be ignored and the file published to everyone, so it stops the build.
+ */
+const OTHER_MARKDOWN_DIRS = ['src', 'blog'];
+
+export function refuseAccessOutsideDocs(siteDir: string, docsPath = 'docs'): void {
+  const isMarkdown = (relative: string) => /\.mdx?$/.test(relative);
+  const candidates = [
+    ...OTHER_MARKDOWN_DIRS.map((dir) => path.join(siteDir, dir))
+      .filter((dir) => existsSync(dir))
+      .flatMap((dir) => filesUnder(dir).filter(({relative}) => isMarkdown(relative) && !relative.split('/').includes('node_modules'))),
+    ...(existsSync(path.join(siteDir, docsPath))
+      ? filesUnder(path.join(siteDir, docsPath)).filter(
+          ({relative}) => isMarkdown(relative) && relative.split('/').some((part) => part.startsWith('_')),
+        )
+      : []),
+  ];
+  const offending = candidates
+    .filter(({full}) => parseFrontMatter(readFileSync(full, 'utf8')).frontMatter.access !== undefined)
+    .map(({full}) => path.relative(siteDir, full).split(path.sep).join('/'));
+  if (offending.length > 0) {
+    throw new Error(
+      `access: is read on docs pages only (${docsPath}/, not partials starting with _); ${offending.join(', ')} ` +
+        `set${offending.length === 1 ? 's' : ''} it and would be published to everyone. Move the page under ${docsPath}/ or remove access:`,
+    );
+  }
 }
 
 function joinRoute(...parts: string[]): string {
@@ -116,6 +180,7 @@ export function scanAccessRules({
   baseUrl?: string;
 }): AccessPage[] {
   const docsDir = path.join(siteDir, docsPath);
+  refuseAccessOutsideDocs(siteDir, docsPath);
   const pages: AccessPage[] = [];
   for (const file of markdownFiles(docsDir).sort()) {
     const source = path.relative(siteDir, file).split(path.sep).join('/');

@@ -10,14 +10,15 @@
  *   chunks, the description meta tag or the search index.
  */
 import {createHash} from 'node:crypto';
-import {readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs';
+import {statSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {LoadContext, MarkdownConfig, ParseFrontMatter, Plugin} from '@docusaurus/types';
 import {ACCESS_PLUGIN_NAME, type AccessGlobalData} from '../../src/auth/access/audience';
 import {isRestricted, RULE_FRONT_MATTER_KEY} from '../../src/auth/access/rules';
 import type {AccessManifest, AccessPage, Audience} from './manifest';
 import {filesUnder} from '../../scripts/support/files';
-import {routePathOfChunkKey} from '../routeChunkNames';
+import {bundleGraphRecorder, type BundleGraph} from './bundleGraph';
+import {placeFiles, readRoutesChunkNames, type RouteLike} from './placement';
 import {searchIndexVariants} from './searchIndexes';
 
 type MarkdownPreprocessor = NonNullable<MarkdownConfig['preprocessor']>;
@@ -108,48 +109,17 @@ interface LoadedDocs {
 }
 
 /**
- * The JS files of each route's content module in a finished build (from
- * Docusaurus's route-to-chunk map), read once for all restricted routes.
- */
-function contentChunkFinder(generatedFilesDir: string, outDir: string): (route: string) => string[] {
-  const routesChunkNames = JSON.parse(readFileSync(path.join(generatedFilesDir, 'routesChunkNames.json'), 'utf8')) as Record<
-    string,
-    Record<string, unknown>
-  >;
-  const jsFiles = readdirSync(path.join(outDir, 'assets', 'js'));
-  return (route) => {
-    const files: string[] = [];
-    for (const [key, chunks] of Object.entries(routesChunkNames)) {
-      if (routePathOfChunkKey(key) !== route) {
-        continue;
-      }
-      const chunkName = chunks.content;
-      if (typeof chunkName !== 'string') {
-        continue;
-      }
-      const matching = jsFiles.filter((file) => file.startsWith(`${chunkName}.`) && file.endsWith('.js'));
-      if (matching.length !== 1) {
-        throw new Error(`access: expected one JS file for chunk ${chunkName} of ${route}, found ${matching.length}`);
-      }
-      files.push(`assets/js/${matching[0]}`);
-    }
-    if (files.length === 0) {
-      throw new Error(`access: no content chunk found for the restricted route ${route}; the gate could not protect it`);
-    }
-    return files;
-  };
-}
-
-/**
  * The local plugin: checks the manifest's routes against Docusaurus's real
  * permalinks, exposes the rules to the browser (global data), and after the
- * members build writes build/access-manifest.json with each restricted
- * route's chunk files for the gate (PORTAL_ACCESS_MANIFEST is set by
- * scripts/build.ts).
+ * members build writes build/access-manifest.json with every file each
+ * restricted page brings (./placement.ts, computed from the bundler's chunk
+ * graph and Docusaurus's routes) for the gate and the leak check
+ * (PORTAL_ACCESS_MANIFEST is set by scripts/build.ts).
  */
 export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPath: string | undefined) {
   return function portalAccessPlugin(context: LoadContext): Plugin {
     const restrictedSources = [...restrictedBySource(context.siteDir, pages).keys()];
+    let graph: BundleGraph | null = null;
     return {
       name: ACCESS_PLUGIN_NAME,
       // The two audience builds share the bundler's persistent cache, so the
@@ -166,7 +136,7 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
       //   track beyond docusaurus.config.ts.
       // \`npm test\` runs the leak check on a second build over the first
       // one's cache (leak-check:warm-cache).
-      configureWebpack(config) {
+      configureWebpack(config, isServer) {
         const experiments = (config as {experiments?: {cache?: {version?: string; buildDependencies?: string[]}}}).experiments;
         if (experiments?.cache) {
           const rules = pages.filter((page) => isRestricted(page.rule)).map((page) => [page.source, page.rule]);
@@ -177,6 +147,14 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
           module: {
             rules: [{include: restrictedSources, use: [{loader: require.resolve('./uncacheable-loader.cjs')}]}],
           },
+          // The browser's bundle: which files each route's chunks bring (postBuild places them).
+          plugins: isServer
+            ? []
+            : [
+                bundleGraphRecorder((recorded) => {
+                  graph = recorded;
+                }),
+              ],
         };
       },
       async allContentLoaded({allContent, actions}) {
@@ -197,7 +175,7 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
         }
         actions.setGlobalData({audience} satisfies AccessGlobalData);
       },
-      async postBuild({outDir, routesBuildMetadata}) {
+      async postBuild({outDir, routesBuildMetadata, routes}) {
         const restricted = pages.filter((page) => isRestricted(page.rule));
         if (audience === 'public') {
           // The withheld page says noindex, which also keeps it out of the sitemap.
@@ -209,11 +187,31 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
         if (audience !== 'members' || !manifestPath) {
           return;
         }
-        const contentChunks = contentChunkFinder(context.generatedFilesDir, outDir);
+        if (!graph) {
+          throw new Error(
+            'access: the bundler finished without handing over its chunk graph; the files of restricted pages cannot be placed',
+          );
+        }
+        const placement = placeFiles({
+          outDir,
+          siteDir: context.siteDir,
+          baseUrl: context.siteConfig.baseUrl,
+          routes: routes as RouteLike[],
+          routesChunkNames: readRoutesChunkNames(context.generatedFilesDir),
+          graph,
+          pages,
+        });
+        const missing = restricted.filter((page) => !placement.byRoute[page.route]);
+        if (missing.length > 0) {
+          throw new Error(
+            `access: no files placed for the restricted route(s) ${missing.map((page) => page.route).join(', ')}; the gate could not protect them`,
+          );
+        }
         const manifest: AccessManifest = {
           version: 1,
           baseUrl: context.siteConfig.baseUrl,
-          pages: pages.map((page) => ({...page, chunks: isRestricted(page.rule) ? contentChunks(page.route) : []})),
+          pages: pages.map((page) => ({...page, files: placement.byRoute[page.route] ?? []})),
+          files: placement.files,
           searchIndexes: searchIndexVariants(pages),
         };
         writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);

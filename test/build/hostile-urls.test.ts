@@ -10,7 +10,7 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import type {FastifyInstance} from 'fastify';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
-import type {AccessManifest} from '../../plugins/access/manifest';
+import {restrictedScripts, type AccessManifest} from '../../plugins/access/manifest';
 import {startNginx, type NginxServer} from '../../scripts/serve-nginx';
 import {createGate, SESSION_COOKIE} from '../../server/gate';
 import {createKeyStore} from '../../server/keys';
@@ -22,10 +22,10 @@ const ROOT = path.resolve(__dirname, '../..');
 const ISSUER = 'https://auth.example.test/user_management/client_test';
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'build', 'access-manifest.json'), 'utf8')) as AccessManifest;
 const ADMIN = manifest.pages.find((page) => page.source === 'docs/internal-developers/services/admin-service.md');
-if (!ADMIN || ADMIN.chunks.length === 0) {
+if (!ADMIN || restrictedScripts(ADMIN).length === 0) {
   throw new Error('the Admin Service page and its content chunk must be in build/access-manifest.json');
 }
-const ADMIN_CHUNK = `/${ADMIN.chunks[0] as string}`;
+const ADMIN_CHUNK = `/${restrictedScripts(ADMIN)[0] as string}`;
 
 /** Words of the page's first long sentence: in its members' HTML and chunk, never in anything else a non-admin gets. */
 function adminSentence(): string {

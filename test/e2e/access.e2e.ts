@@ -6,7 +6,7 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
-import type {AccessManifest} from '../../plugins/access/manifest';
+import {restrictedScripts, type AccessManifest} from '../../plugins/access/manifest';
 import {browserSuite} from './support/suite';
 
 jest.setTimeout(60_000);
@@ -60,7 +60,7 @@ describe('restricted pages', () => {
     expect(html).toContain('noindex');
     expect(html).not.toContain(sentence);
     // The members' chunk of a restricted page is refused outright.
-    const chunk = await fetch(`${suite.stack.siteUrl}/${DEPLOYMENT_GUIDE.chunks[0]}`);
+    const chunk = await fetch(`${suite.stack.siteUrl}/${restrictedScripts(DEPLOYMENT_GUIDE)[0]}`);
     expect(chunk.status).toBe(403);
     expect(await chunk.text()).not.toContain(sentence.slice(0, 40));
   });
@@ -92,7 +92,7 @@ describe('restricted pages', () => {
     await signInFromPage(page, /Devon Developer/);
     await suite.userMenu(page, /Devon Developer/).waitFor();
 
-    const refused = await page.request.get(`${suite.stack.siteUrl}/${ADMIN_SERVICE.chunks[0]}`);
+    const refused = await page.request.get(`${suite.stack.siteUrl}/${restrictedScripts(ADMIN_SERVICE)[0]}`);
     expect(refused.status()).toBe(403);
 
     await page.getByRole('link', {name: 'Admin Service (restricted by role)'}).click();
@@ -114,7 +114,7 @@ describe('restricted pages', () => {
     await signInFromPage(page, /Ada Admin/);
     const sentence = bodySentence(ADMIN_SERVICE.source);
     await page.getByText(sentence).waitFor();
-    const allowed = await page.request.get(`${suite.stack.siteUrl}/${ADMIN_SERVICE.chunks[0]}`);
+    const allowed = await page.request.get(`${suite.stack.siteUrl}/${restrictedScripts(ADMIN_SERVICE)[0]}`);
     expect(allowed.status()).toBe(200);
     const sessionCookie = async () => (await suite.context.cookies()).find((candidate) => candidate.name === 'portal_session');
     const cookie = await sessionCookie();

@@ -95,6 +95,43 @@ describe('access manifest and the public build', () => {
     ]);
   });
 
+  it.each([
+    ['_category_.yml', 'customProps:\n  access: signed-in\n'],
+    ['_category_.yaml', 'label: Runbooks\ncustomProps:\n  access:\n    roles: [admin]\n'],
+  ])('reads a folder default from %s', (name, content) => {
+    write(`docs/yaml-${name}/${name}`, content);
+    write(`docs/yaml-${name}/page.md`, '# Page\n\nText.\n');
+    const page = scanAccessRules({siteDir}).find((candidate) => candidate.source === `docs/yaml-${name}/page.md`);
+    expect(page?.rule).toEqual(parseAccessRule(name.endsWith('.yml') ? 'signed-in' : {roles: ['admin']}, name));
+    rmSync(path.join(siteDir, `docs/yaml-${name}`), {recursive: true});
+  });
+
+  it('stops the build on a folder with two category files, naming both', () => {
+    write('docs/twice/_category_.json', JSON.stringify({customProps: {access: 'signed-in'}}));
+    write('docs/twice/_category_.yml', 'label: Twice\n');
+    write('docs/twice/page.md', '# Page\n\nText.\n');
+    expect(() => scanAccessRules({siteDir})).toThrow(/docs\/twice\/_category_\.json and docs\/twice\/_category_\.yml/);
+    rmSync(path.join(siteDir, 'docs/twice'), {recursive: true});
+  });
+
+  it('stops the build on invalid YAML in a category file, naming it', () => {
+    write('docs/broken/_category_.yml', 'customProps: [unclosed\n');
+    write('docs/broken/page.md', '# Page\n\nText.\n');
+    expect(() => scanAccessRules({siteDir})).toThrow(/docs\/broken\/_category_\.yml: not valid YAML/);
+    rmSync(path.join(siteDir, 'docs/broken'), {recursive: true});
+  });
+
+  it.each([['src/pages/members.md'], ['src/pages/nested/members.mdx'], ['docs/ops/_partial.mdx'], ['blog/post.md']])(
+    'stops the build on access: in %s, which only docs pages read',
+    (file) => {
+      write(file, '---\ntitle: Members\naccess: signed-in\n---\n\nFor members.\n');
+      expect(() => scanAccessRules({siteDir})).toThrow(
+        new RegExp(`${file.replace(/[./]/g, '\\$&')} sets it and would be published to everyone`),
+      );
+      rmSync(path.join(siteDir, file));
+    },
+  );
+
   const parse = async (audience: 'public' | 'members', file: string) => {
     const hooks = accessMarkdownHooks(siteDir, scanAccessRules({siteDir}), audience);
     const filePath = path.join(siteDir, file);

@@ -146,16 +146,21 @@ beforeAll(async () => {
       version: 1,
       baseUrl: '/',
       pages: [
-        {route: '/docs/guide', source: 'docs/guide.md', title: 'Guide', rule: {kind: 'public'}, chunks: []},
-        {route: '/docs/ops', source: 'docs/ops.md', title: 'Ops', rule: {kind: 'signed-in'}, chunks: []},
+        {route: '/docs/guide', source: 'docs/guide.md', title: 'Guide', rule: {kind: 'public'}, files: []},
+        {route: '/docs/ops', source: 'docs/ops.md', title: 'Ops', rule: {kind: 'signed-in'}, files: ['docs/ops/index.html']},
         {
           route: '/docs/admin',
           source: 'docs/admin.md',
           title: 'Admin',
           rule: {kind: 'roles', roles: ['admin'], permissions: []},
-          chunks: [ADMIN_CHUNK.slice(1)],
+          files: [ADMIN_CHUNK.slice(1), 'docs/admin/index.html'],
         },
       ],
+      files: {
+        'docs/ops/index.html': [{kind: 'signed-in'}],
+        'docs/admin/index.html': [{kind: 'roles', roles: ['admin'], permissions: []}],
+        [ADMIN_CHUNK.slice(1)]: [{kind: 'roles', roles: ['admin'], permissions: []}],
+      },
       searchIndexes: [{file: '_portal/search/v1.json', routes: ['/docs/admin']}],
     }),
   );

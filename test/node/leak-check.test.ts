@@ -69,10 +69,14 @@ function writeManifest() {
           source: 'docs/secret.md',
           title: 'Rotation Runbook',
           rule: {kind: 'roles', roles: ['admin'], permissions: []},
-          chunks: ['assets/js/secret.js'],
+          files: ['assets/js/secret.js', 'docs/secret/index.html'],
         },
-        {route: '/docs/', source: 'docs/welcome.md', title: 'Welcome', rule: {kind: 'public'}, chunks: []},
+        {route: '/docs/', source: 'docs/welcome.md', title: 'Welcome', rule: {kind: 'public'}, files: []},
       ],
+      files: {
+        'assets/js/secret.js': [{kind: 'roles', roles: ['admin'], permissions: []}],
+        'docs/secret/index.html': [{kind: 'roles', roles: ['admin'], permissions: []}],
+      },
     }),
   );
 }

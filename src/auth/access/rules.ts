@@ -102,6 +102,27 @@ export function isRestricted(rule: AccessRule): boolean {
   return rule.kind !== 'public';
 }
 
+/**
+ * Whether every reader `held` lets in may also read a page with rule `needed`
+ * (a file readable under `held` may then hold that page's words).
+ */
+export function ruleImplies(held: AccessRule, needed: AccessRule): boolean {
+  if (needed.kind === 'public') {
+    return true;
+  }
+  if (held.kind === 'public') {
+    return false;
+  }
+  if (needed.kind === 'signed-in') {
+    return true;
+  }
+  if (held.kind !== 'roles') {
+    return false;
+  }
+  const roleImplied = needed.roles.length === 0 || (held.roles.length > 0 && held.roles.every((role) => needed.roles.includes(role)));
+  return roleImplied && needed.permissions.every((permission) => held.permissions.includes(permission));
+}
+
 /** Whether someone (null: signed out) may read a page with this rule. */
 export function canRead(rule: AccessRule, principal: Principal | null): boolean {
   if (rule.kind === 'public') {
