@@ -42,12 +42,16 @@ export interface NginxServer {
   stop: () => Promise<void>;
 }
 
-function prepare(port: number, workers: number | 'auto' = 1): {prefix: string; config: string} {
+function prepare(
+  port: number,
+  workers: number | 'auto' = 1,
+  publicDir = path.join(ROOT, 'build', 'public'),
+): {prefix: string; config: string} {
   if (!existsSync(NGINX)) {
     throw new Error(`nginx not found at ${NGINX}. Install it with "apt-get install nginx" or set NGINX_PATH.`);
   }
   // nginx is the static deployment: it serves the public audience only.
-  const buildDir = path.join(ROOT, 'build', 'public');
+  const buildDir = publicDir;
   if (!existsSync(path.join(buildDir, '_nginx', 'security-headers.conf'))) {
     throw new Error('build/public/ has no security headers: run "npm run build" first');
   }
@@ -65,8 +69,11 @@ export function testNginxConfig(): {ok: boolean; output: string} {
   return {ok: result.status === 0, output: `${result.stdout}${result.stderr}`};
 }
 
-export async function startNginx(port: number, {workers = 1}: {workers?: number | 'auto'} = {}): Promise<NginxServer> {
-  const {prefix, config} = prepare(port, workers);
+export async function startNginx(
+  port: number,
+  {workers = 1, publicDir}: {workers?: number | 'auto'; /** Default build/public of this repository. */ publicDir?: string} = {},
+): Promise<NginxServer> {
+  const {prefix, config} = prepare(port, workers, publicDir);
   const child = spawn(NGINX, ['-p', prefix, '-c', config, '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']});
   const url = `http://localhost:${port}`;
   try {
