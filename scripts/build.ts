@@ -3,7 +3,7 @@
  *
  *   build/public/     restricted pages withheld (PORTAL_AUDIENCE=public)
  *   build/members/    every page (PORTAL_AUDIENCE=members)
- *   build/access-manifest.json   route → rule and restricted chunks, for the gate
+ *   build/access-manifest.json   route → rule and every restricted file, for the gate
  *   build/server/     the gate compiled to plain JavaScript (tsconfig.server.json,
  *                     scripts/support/compileServer.ts), run by `npm run serve`
  *                     with production dependencies only

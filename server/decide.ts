@@ -1,9 +1,10 @@
 /**
  * The one decision path: which file (of which build) a request gets, or why
  * not. It canonicalises the path once (./requestPath.ts), resolves the file
- * in each build's in-memory index (./buildFiles.ts), and looks the access rule
- * up by the resolved file, never by the URL as sent, for pages and their
- * content chunks alike. Anything that serves the builds uses this function.
+ * in each build's in-memory index (./buildFiles.ts), and looks the access rules
+ * up by the resolved file, never by the URL as sent, in the access manifest's
+ * computed list (plugins/access/placement.ts): pages and every file they
+ * bring alike. Anything that serves the builds uses this function.
  */
 import {canRead, isRestricted, type AccessRule, type Principal} from '../src/auth/access/rules';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';

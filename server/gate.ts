@@ -4,8 +4,9 @@
  *
  *   build/public/    every reader without a valid session gets this build
  *   build/members/   readers with a valid gate session get this one
- *   build/access-manifest.json   route → rule, and each restricted route's
- *                    content chunks (written by the members build)
+ *   build/access-manifest.json   route → rule, and every file that only
+ *                    restricted pages use, with their rules (computed by
+ *                    the members build: plugins/access/placement.ts)
  *
  * After sign-in (and after every token refresh) the browser posts its access
  * token (JSON body) to `<baseUrl>_portal/session`. The gate verifies it

@@ -147,14 +147,16 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
           module: {
             rules: [{include: restrictedSources, use: [{loader: require.resolve('./uncacheable-loader.cjs')}]}],
           },
-          // The browser's bundle: which files each route's chunks bring (postBuild places them).
-          plugins: isServer
-            ? []
-            : [
-                bundleGraphRecorder((recorded) => {
-                  graph = recorded;
-                }),
-              ],
+          // The browser's bundle: which files each route's chunks bring (postBuild
+          // places them when it writes the manifest, so only then).
+          plugins:
+            isServer || audience !== 'members' || !manifestPath
+              ? []
+              : [
+                  bundleGraphRecorder((recorded) => {
+                    graph = recorded;
+                  }),
+                ],
         };
       },
       async allContentLoaded({allContent, actions}) {
