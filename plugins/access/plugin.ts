@@ -209,6 +209,12 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
             `access: no files placed for the restricted route(s) ${missing.map((page) => page.route).join(', ')}; the gate could not protect them`,
           );
         }
+        // The operator's figure: how many files each restricted page brings.
+        console.log(
+          `[access] ${Object.keys(placement.files).length} restricted files placed for ${restricted.length} restricted pages: ${restricted
+            .map((page) => `${page.route} ${placement.byRoute[page.route]?.length ?? 0}`)
+            .join(', ')}`,
+        );
         const manifest: AccessManifest = {
           version: 1,
           baseUrl: context.siteConfig.baseUrl,
