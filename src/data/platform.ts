@@ -595,7 +595,8 @@ export const AWS_ACCESS: AwsAccess[] = [
     name: 'secrets-<team>',
     kind: 'permission set',
     holders: 'Engineers of the owning team, on their team lead’s approval (for example `secrets-ai`).',
-    rights: 'In staging and production: read and write the secrets `acme/<env>/<service-id>` of the team’s own services. Nothing else.',
+    rights:
+      'In staging and production: read and write the secrets `acme/<env>/<service-id>` of the team’s own services. `secrets-platform` may also write every service’s secret, to set and rotate the shared `INTERNAL_SERVICE_TOKEN`.',
   },
   {
     name: 'platform-admin',
