@@ -28,6 +28,9 @@ const sidebars = {
       'makefile-commands',
       'adding-new-service',
       'adding-api-integrations',
+      'feature-flags',
+      'operating-queues',
+      'observability-and-api-contract',
     ]),
     category('Services', 'services', [
       'api-gateway',
@@ -54,7 +57,12 @@ const sidebars = {
       'pipes',
       'filters',
     ]),
-    category('Deployment', 'deployment', ['deployment-guide', 'terraform-overview']),
+    category('Deployment', 'deployment', [
+      'deployment-guide',
+      'terraform-overview',
+      'releases-and-infrastructure',
+      'stateful-service-in-aws',
+    ]),
   ],
 } satisfies SidebarsConfig;
 

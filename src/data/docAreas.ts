@@ -20,7 +20,7 @@ export const DOC_AREAS: DocArea[] = [
   },
   {
     title: 'Development',
-    description: 'Guidelines, make commands, and how to add a service or an API integration.',
+    description: 'Guidelines, make commands, adding a service or an API integration, feature flags, queues and observability.',
     to: `${DOCS}/development/development-guidelines`,
   },
   {

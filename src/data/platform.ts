@@ -535,3 +535,247 @@ export function libraryById(id: SharedLibraryId): SharedLibrary {
   }
   return library;
 }
+
+/*
+ * Operating the platform beyond a laptop: AWS accounts and access, feature
+ * flags, queues and observability. Rendered by the guides under
+ * docs/internal-developers/deployment/ and docs/internal-developers/development/.
+ */
+
+export type AwsAccountName = 'shared' | 'dev' | 'staging' | 'production';
+
+export interface AwsAccount {
+  name: AwsAccountName;
+  /** AWS account id. */
+  id: string;
+  /** Named AWS CLI profile every guide uses for this account (`aws configure sso`). */
+  profile: string;
+  /** What lives in the account. */
+  holds: string;
+}
+
+/** One AWS account per environment, plus the shared account that outlives them. Region: eu-central-1. */
+export const AWS_ACCOUNTS: AwsAccount[] = [
+  {
+    name: 'shared',
+    id: '444455556666',
+    profile: 'acme-shared',
+    holds: 'The ECR repositories (one per service), the Terraform state bucket and its lock table. No environment runs here.',
+  },
+  {
+    name: 'dev',
+    id: '111122223333',
+    profile: 'acme-dev',
+    holds: 'The dev environment: its ECS cluster, RDS instance, Redis, buckets and secrets.',
+  },
+  {name: 'staging', id: '777788889999', profile: 'acme-staging', holds: 'The staging environment, the same shape as production.'},
+  {name: 'production', id: '555566667777', profile: 'acme-production', holds: 'Production: customer data.'},
+];
+
+export interface AwsAccess {
+  /** IAM Identity Center permission set, or the IAM role a GitHub Actions workflow assumes. */
+  name: string;
+  kind: 'permission set' | 'workflow role';
+  /** Who holds it. */
+  holders: string;
+  /** What it may do, per account. */
+  rights: string;
+}
+
+/** How people and workflows reach the AWS accounts. Nobody holds long-lived AWS keys. */
+export const AWS_ACCESS: AwsAccess[] = [
+  {
+    name: 'developer',
+    kind: 'permission set',
+    holders: 'Every backend engineer, from the access checklist of the introduction.',
+    rights:
+      'Read-only in all four accounts (no secret values), including CloudWatch logs, metrics and dashboards. In dev only: deploy, run one-off tasks, apply Terraform and read and write secrets.',
+  },
+  {
+    name: 'secrets-<team>',
+    kind: 'permission set',
+    holders: 'Engineers of the owning team, on their team lead’s approval (for example `secrets-ai`).',
+    rights:
+      'In staging and production: read and write the secrets `acme/<env>/<service-id>` of the team’s own services. `secrets-platform` may also write every service’s secret, to set and rotate the shared `INTERNAL_SERVICE_TOKEN`.',
+  },
+  {
+    name: 'platform-admin',
+    kind: 'permission set',
+    holders: 'The platform on-call engineer, during an incident only; each use is announced in `#backend-alerts`.',
+    rights: 'Administrator in every account. Not for routine changes: those go through a workflow.',
+  },
+  {
+    name: 'github-deploy',
+    kind: 'workflow role',
+    holders: 'The Deploy, Database and Queues workflows of `acme-backend`, through GitHub OIDC, per GitHub environment.',
+    rights: 'Push images to ECR (shared); register task definitions, run one-off tasks and update ECS services (dev, staging, production).',
+  },
+  {
+    name: 'github-terraform',
+    kind: 'workflow role',
+    holders: 'The Terraform workflow of `acme-backend`, through GitHub OIDC, per GitHub environment.',
+    rights: 'Plan and apply the stack of its account; read the state of the shared stack.',
+  },
+];
+
+/** How feature flags are named and stored. The admin service writes them; product services only read. */
+export const FEATURE_FLAG_SCHEMA = {
+  /** Written as `<area>-<feature>`; `<area>` is the gateway prefix, without its slash, of the service that reads the flag. */
+  keyPattern: '<area>-<feature>',
+  /** Lower-case kebab case after the area, e.g. `kira-web-search`. Keys are case-sensitive. */
+  keyRegex: /^[a-z]+(?:-[a-z0-9]+)+$/,
+  example: 'kira-web-search',
+  /** The Redis hash a flag is published to. */
+  redisKey: 'flag:<key>',
+  /** Fields of that hash: the default, and one per tenant override; values are "1" (on) or "0" (off). */
+  fields: {default: 'default', override: '<tenantId>'},
+  /** Library that holds the key constants (`FLAGS`). */
+  keysLibrary: 'constants' as SharedLibraryId,
+  /** Library that reads flags (`FeatureFlags`, `RequireFlag`). */
+  readerLibrary: 'guards' as SharedLibraryId,
+  /** How long a reader caches an answer in memory. */
+  cacheSeconds: 10,
+} as const;
+
+/** The areas a flag key may start with: the gateway prefixes of the product services. */
+export function featureFlagAreas(): {area: string; service: ServiceId}[] {
+  return SERVICES.filter((service) => service.gatewayPrefix !== '/' && service.id !== 'admin-service').map((service) => ({
+    area: service.gatewayPrefix.replace(/^\//, ''),
+    service: service.id,
+  }));
+}
+
+export interface QueueFact {
+  name: string;
+  /** The one service whose worker reads the queue. Its ECS tasks run the worker. */
+  service: ServiceId;
+  /** Jobs one worker process runs at the same time (`concurrency` of the BullMQ worker). */
+  concurrency: number;
+  /** Why the concurrency is what it is. */
+  limitedBy: string;
+}
+
+/** The product queues and their workers, as the queue contract catalogues them. */
+export const QUEUES: QueueFact[] = [
+  {name: 'file-scan', service: 'file-service', concurrency: 4, limitedBy: 'CPU of the virus scan in the task.'},
+  {name: 'screening-jobs', service: 'cleverscreen-service', concurrency: 5, limitedBy: 'The language-model provider’s rate limit.'},
+  {name: 'kira-indexing', service: 'kira-service', concurrency: 2, limitedBy: 'Memory: a large document is chunked in the task.'},
+  {name: 'meeting-jobs', service: 'vera-service', concurrency: 2, limitedBy: 'Memory and the speech-to-text provider’s limit.'},
+];
+
+/** How long BullMQ keeps finished jobs in Redis (worker options `removeOnComplete` and `removeOnFail`), for every queue. */
+export const QUEUE_RETENTION = {
+  completed: {ageSeconds: 24 * 60 * 60, count: 1000},
+  failed: {ageSeconds: 7 * 24 * 60 * 60},
+} as const;
+
+export interface MetricFact {
+  name: string;
+  /** CloudWatch namespace (with its dimensions). */
+  namespace: string;
+  unit: string;
+  /** Where the value comes from. */
+  source: string;
+}
+
+/** Metrics every service has in CloudWatch, in every environment. */
+export const METRICS: MetricFact[] = [
+  {
+    name: 'RequestCount',
+    namespace: 'Acme/Services (Environment, Service)',
+    unit: 'Count',
+    source: 'A metric filter on the request log line of `@acme/middleware`.',
+  },
+  {
+    name: 'ServerErrorCount',
+    namespace: 'Acme/Services (Environment, Service)',
+    unit: 'Count',
+    source: 'The same log lines with a status of 500 or more.',
+  },
+  {
+    name: 'RequestDuration',
+    namespace: 'Acme/Services (Environment, Service)',
+    unit: 'Milliseconds',
+    source: 'The duration of the same log lines; read it as p50, p95 or p99.',
+  },
+  {
+    name: 'QueueWaiting',
+    namespace: 'Acme/Queues (Environment, Queue)',
+    unit: 'Count',
+    source: 'The `queue.stats` line each worker service logs once a minute per queue it reads.',
+  },
+  {
+    name: 'QueueFailed',
+    namespace: 'Acme/Queues (Environment, Queue)',
+    unit: 'Count',
+    source: 'The same `queue.stats` line: jobs in the failed set.',
+  },
+  {
+    name: 'CPUUtilization, MemoryUtilization',
+    namespace: 'AWS/ECS (ClusterName, ServiceName)',
+    unit: 'Percent',
+    source: 'ECS, per service.',
+  },
+  {
+    name: 'HTTPCode_ELB_5XX_Count, TargetResponseTime',
+    namespace: 'AWS/ApplicationELB',
+    unit: 'Count, Seconds',
+    source: 'The load balancer in front of the gateway.',
+  },
+];
+
+export interface DashboardFact {
+  /** CloudWatch dashboard name; `<env>` and `<service-id>` are placeholders. */
+  name: string;
+  shows: string;
+}
+
+/** CloudWatch dashboards, one set per environment account, declared in Terraform. */
+export const DASHBOARDS: DashboardFact[] = [
+  {
+    name: 'acme-<env>-overview',
+    shows: 'Gateway traffic and 5xx, p95 latency and server errors per service, queue backlog, RDS and Redis load.',
+  },
+  {
+    name: 'acme-<env>-<service-id>',
+    shows: 'One service: requests, errors, p50/p95/p99 latency, CPU, memory, running tasks, and its queue if it has a worker.',
+  },
+  {name: 'acme-<env>-queues', shows: 'Waiting and failed jobs per queue.'},
+];
+
+export interface AlertFact {
+  /** CloudWatch alarm name; placeholders as in DASHBOARDS. */
+  name: string;
+  condition: string;
+  /** What happens in production; in dev and staging every alarm only posts to #backend-alerts. */
+  production: string;
+}
+
+/** The alarms every service gets. Alarm actions post to #backend-alerts; production pages the owning team. */
+export const ALERTS: AlertFact[] = [
+  {
+    name: 'acme-<env>-<service-id>-5xx',
+    condition: '`ServerErrorCount` above 2 % of `RequestCount` for 5 minutes.',
+    production: 'Pages the owning team’s on-call engineer.',
+  },
+  {
+    name: 'acme-<env>-<service-id>-latency',
+    condition: '`RequestDuration` p95 above the service’s threshold (1000 ms unless its Terraform says otherwise) for 10 minutes.',
+    production: 'Pages the owning team’s on-call engineer.',
+  },
+  {
+    name: 'acme-<env>-<service-id>-tasks',
+    condition: 'Fewer running tasks than desired for 5 minutes.',
+    production: 'Pages the owning team’s on-call engineer.',
+  },
+  {
+    name: 'acme-<env>-<queue>-backlog',
+    condition: '`QueueWaiting` above 500 for 15 minutes.',
+    production: 'Posts to `#backend-alerts`; the owning team picks it up in working hours.',
+  },
+  {
+    name: 'acme-<env>-<queue>-failed',
+    condition: '`QueueFailed` grew in the last 15 minutes.',
+    production: 'Posts to `#backend-alerts`; the owning team picks it up in working hours.',
+  },
+];

@@ -37,6 +37,16 @@ const SPEC_DOCS: Record<string, string[]> = {
   ],
 };
 
+// Guides added for issue 31 (tasks a newcomer could not do from the spec's pages alone), by category.
+const GUIDE_DOCS: Record<string, string[]> = {
+  deployment: ['releases-and-infrastructure', 'stateful-service-in-aws'],
+  development: ['feature-flags', 'observability-and-api-contract', 'operating-queues'],
+};
+
+function docIds(docs: Record<string, string[]>): string[] {
+  return Object.entries(docs).flatMap(([dir, pages]) => pages.map((page) => `internal-developers/${dir}/${page}`));
+}
+
 const themeConfig = config.themeConfig;
 
 /** The config as Docusaurus loads it with these environment variables (unset where undefined). */
@@ -65,12 +75,25 @@ describe('sidebar', () => {
     expect(Object.keys(sidebars)).toEqual(['internalDevelopersSidebar']);
   });
 
-  it('holds exactly the 32 spec docs, each once', () => {
+  it('holds every one of the 32 spec docs and the 5 guides, each once, and nothing else', () => {
     const ids = sidebar.flatMap((category) => category.items);
-    const expected = Object.entries(SPEC_DOCS).flatMap(([dir, pages]) => pages.map((page) => `internal-developers/${dir}/${page}`));
-    expect(ids).toHaveLength(32);
-    expect(new Set(ids).size).toBe(32);
-    expect([...ids].sort()).toEqual([...expected].sort());
+    const spec = docIds(SPEC_DOCS);
+    const guides = docIds(GUIDE_DOCS);
+    expect(spec).toHaveLength(32);
+    expect(guides).toHaveLength(5);
+    expect(ids).toEqual(expect.arrayContaining(spec));
+    expect(ids).toHaveLength(37);
+    expect(new Set(ids).size).toBe(37);
+    expect([...ids].sort()).toEqual([...spec, ...guides].sort());
+  });
+
+  it('lists the guides of a category after its spec docs', () => {
+    const spec = new Set(docIds(SPEC_DOCS));
+    for (const category of sidebar) {
+      const firstGuide = category.items.findIndex((id) => !spec.has(id));
+      const specCount = category.items.filter((id) => spec.has(id)).length;
+      expect(firstGuide === -1 ? specCount : firstGuide).toBe(specCount);
+    }
   });
 
   it('groups docs by category folder, getting started first and deployment last', () => {

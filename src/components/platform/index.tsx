@@ -5,8 +5,17 @@
 import type {ReactNode} from 'react';
 import Link from '@docusaurus/Link';
 import {
+  ALERTS,
+  AWS_ACCESS,
+  AWS_ACCOUNTS,
+  DASHBOARDS,
   ENVIRONMENTS,
+  FEATURE_FLAG_SCHEMA,
   INFRASTRUCTURE,
+  METRICS,
+  QUEUES,
+  QUEUE_RETENTION,
+  featureFlagAreas,
   MAKE_TARGETS,
   PERMISSIONS,
   ROLES,
@@ -273,6 +282,200 @@ export function EnvironmentsTable(): ReactNode {
             <code>{environment.url}</code>
           </td>
           <td>{environment.deploys}</td>
+        </tr>
+      ))}
+    </FactTable>
+  );
+}
+
+/** Text from the platform data, with `backticked` spans rendered as inline code. */
+function Prose({text}: {text: string}): ReactNode {
+  return text
+    .split(/(`[^`]+`)/)
+    .map((part, index) =>
+      part.startsWith('`') && part.endsWith('`') && part.length > 1 ? <code key={index}>{part.slice(1, -1)}</code> : part,
+    );
+}
+
+/** The AWS accounts, their ids, CLI profiles and contents. */
+export function AwsAccountsTable(): ReactNode {
+  return (
+    <FactTable headings={['Account', 'Id', 'CLI profile', 'Holds']}>
+      {AWS_ACCOUNTS.map((account) => (
+        <tr key={account.name}>
+          <td>
+            <code>{account.name}</code>
+          </td>
+          <td>
+            <code>{account.id}</code>
+          </td>
+          <td>
+            <code>{account.profile}</code>
+          </td>
+          <td>{account.holds}</td>
+        </tr>
+      ))}
+    </FactTable>
+  );
+}
+
+/** Who and what may act in the AWS accounts: permission sets and workflow roles. */
+export function AwsAccessTable(): ReactNode {
+  return (
+    <FactTable headings={['Name', 'Kind', 'Held by', 'May']}>
+      {AWS_ACCESS.map((access) => (
+        <tr key={access.name}>
+          <td>
+            <code>{access.name}</code>
+          </td>
+          <td>{access.kind}</td>
+          <td>
+            <Prose text={access.holders} />
+          </td>
+          <td>
+            <Prose text={access.rights} />
+          </td>
+        </tr>
+      ))}
+    </FactTable>
+  );
+}
+
+/** Inline CLI profile of an AWS account, e.g. `<AwsProfile account="staging" />`. */
+export function AwsProfile({account}: {account: (typeof AWS_ACCOUNTS)[number]['name']}): ReactNode {
+  const found = AWS_ACCOUNTS.find((candidate) => candidate.name === account);
+  if (!found) {
+    throw new Error(`Unknown AWS account "${account}" in src/data/platform.ts`);
+  }
+  return <code>{found.profile}</code>;
+}
+
+/** How a feature flag is named and where it is stored, with the areas a key may start with. */
+export function FeatureFlagKeys(): ReactNode {
+  const schema = FEATURE_FLAG_SCHEMA;
+  return (
+    <div className={styles.summary} role="group" aria-label="Feature flag keys at a glance">
+      <dl className={styles.facts}>
+        <dt>Key</dt>
+        <dd>
+          <code>{schema.keyPattern}</code>, lower-case kebab case, for example <code>{schema.example}</code>; keys are case-sensitive
+        </dd>
+        <dt>Areas</dt>
+        <dd>
+          {featureFlagAreas().map(({area, service}, index) => (
+            <span key={area}>
+              {index > 0 && ', '}
+              <code>{area}</code> (<ServiceLink id={service} />)
+            </span>
+          ))}
+        </dd>
+        <dt>Constants</dt>
+        <dd>
+          <code>FLAGS</code> in <code>{libraryById(schema.keysLibrary).packageName}</code>
+        </dd>
+        <dt>Reader</dt>
+        <dd>
+          <code>FeatureFlags</code> and <code>RequireFlag</code> in <code>{libraryById(schema.readerLibrary).packageName}</code>, answers
+          cached for {schema.cacheSeconds} s
+        </dd>
+        <dt>Redis</dt>
+        <dd>
+          hash <code>{schema.redisKey}</code>: field <code>{schema.fields.default}</code>, and one field{' '}
+          <code>{schema.fields.override}</code> per tenant override; values <code>1</code> (on) or <code>0</code> (off)
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
+function duration(seconds: number): string {
+  return seconds % 86400 === 0 ? `${seconds / 86400} day${seconds === 86400 ? '' : 's'}` : `${seconds / 3600} hours`;
+}
+
+/** The queues, the service whose tasks run each worker, and its concurrency. */
+export function QueuesTable(): ReactNode {
+  return (
+    <FactTable headings={['Queue', 'Worker runs in', 'Concurrency per task', 'Limited by']}>
+      {QUEUES.map((queue) => (
+        <tr key={queue.name}>
+          <td>
+            <code>{queue.name}</code>
+          </td>
+          <td>
+            <ServiceLink id={queue.service} />
+          </td>
+          <td>{queue.concurrency}</td>
+          <td>{queue.limitedBy}</td>
+        </tr>
+      ))}
+    </FactTable>
+  );
+}
+
+/** How long finished jobs stay in Redis, as a sentence fragment. */
+export function QueueRetention(): ReactNode {
+  const {completed, failed} = QUEUE_RETENTION;
+  return (
+    <>
+      completed jobs for {duration(completed.ageSeconds)} or the last {completed.count} per queue, whichever is fewer, and failed jobs for{' '}
+      {duration(failed.ageSeconds)}
+    </>
+  );
+}
+
+/** The CloudWatch metrics every service has. */
+export function MetricsTable(): ReactNode {
+  return (
+    <FactTable headings={['Metric', 'Namespace (dimensions)', 'Unit', 'Source']}>
+      {METRICS.map((metric) => (
+        <tr key={metric.name}>
+          <td>
+            <code>{metric.name}</code>
+          </td>
+          <td>
+            <code>{metric.namespace}</code>
+          </td>
+          <td>{metric.unit}</td>
+          <td>
+            <Prose text={metric.source} />
+          </td>
+        </tr>
+      ))}
+    </FactTable>
+  );
+}
+
+/** The CloudWatch dashboards of each environment. */
+export function DashboardsTable(): ReactNode {
+  return (
+    <FactTable headings={['Dashboard', 'Shows']}>
+      {DASHBOARDS.map((dashboard) => (
+        <tr key={dashboard.name}>
+          <td>
+            <code>{dashboard.name}</code>
+          </td>
+          <td>{dashboard.shows}</td>
+        </tr>
+      ))}
+    </FactTable>
+  );
+}
+
+/** The CloudWatch alarms every service and queue gets. */
+export function AlertsTable(): ReactNode {
+  return (
+    <FactTable headings={['Alarm', 'Fires when', 'In production']}>
+      {ALERTS.map((alert) => (
+        <tr key={alert.name}>
+          <td>
+            <code>{alert.name}</code>
+          </td>
+          <td>
+            <Prose text={alert.condition} />
+          </td>
+          <td>
+            <Prose text={alert.production} />
+          </td>
         </tr>
       ))}
     </FactTable>
