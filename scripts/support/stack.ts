@@ -66,6 +66,7 @@ export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} 
         buildDir: path.join(ROOT, 'build'),
         jwks: new URL(`${provider.url}/sso/jwks/${LOCAL_CLIENT_ID}`),
         issuers: [`${provider.url}/user_management/${LOCAL_CLIENT_ID}`],
+        clientId: LOCAL_CLIENT_ID,
         organizationId: null,
         sessionSecrets: [randomBytes(32)],
       });
