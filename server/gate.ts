@@ -158,6 +158,8 @@ interface AuditEntry {
   access: 'allowed' | 'refused';
   /** The restricted page the file belongs to, when the manifest names it. */
   page?: string;
+  /** Another site made the browser send the request (Sec-Fetch-Site), so the session was not read. */
+  otherSite?: true;
 }
 
 export async function createGate(options: GateOptions): Promise<FastifyInstance> {
@@ -179,7 +181,9 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     secrets: options.sessionSecrets,
     relevant: namesRulesUse(manifest.pages.map((page) => page.rule)),
     deployment: createHash('sha256')
-      .update(JSON.stringify({issuers: [...options.issuers].sort(), organizationId: options.organizationId, baseUrl}))
+      .update(
+        JSON.stringify({issuers: [...options.issuers].sort(), clientId: options.clientId, organizationId: options.organizationId, baseUrl}),
+      )
       .digest('base64url'),
   });
 
@@ -456,9 +460,14 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     if (isCrossSite(request)) {
       return reply.code(403).send({error: 'cross-site session requests are refused'});
     }
-    const session = await readSession(request);
-    if (session) {
-      sessions.revoke(session);
+    // Every session cookie the request carries ends, not only the one
+    // readSession would take: with a cookie tossed in front, that one is the
+    // sibling's, and the reader's own would outlive the sign-out.
+    for (const {value} of sessionCookiesIn(request.headers.cookie ?? '')) {
+      const session = await sessions.read(value);
+      if (session) {
+        sessions.revoke(session);
+      }
     }
     clearSessionCookie(request, reply);
     return reply.code(204).send();
@@ -578,7 +587,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       });
       const audit = auditEntry(decision, request.url, session);
       if (audit) {
-        auditOf.set(request, audit);
+        auditOf.set(request, signedOutOnly ? {...audit, otherSite: true} : audit);
       }
       return sendDecision(decision, request, reply);
     },

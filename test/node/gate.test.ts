@@ -676,7 +676,7 @@ describe('gate server: personal answers go to the site itself', () => {
         expect(framed.body).not.toContain(ADMIN_TEXT);
         // The session was not read: the log names no reader.
         for (const path of [ADMIN_CHUNK, '/docs/admin', '/search-index.json']) {
-          expect(await requestLine(path)).toMatchObject({reader: null, access: 'refused'});
+          expect(await requestLine(path)).toMatchObject({reader: null, access: 'refused', otherSite: true});
         }
         // The same cookie from the site's own pages still opens everything.
         for (const url of [ADMIN_CHUNK, '/docs/admin', '/search-index.json']) {
@@ -730,6 +730,18 @@ describe('gate server: cookies a sibling subdomain cannot set', () => {
     }
     // One of them alone still works.
     expect((await gate.inject({url: '/docs/admin', headers: {cookie: `other=1; ${asAdmin}; portal_gate=0`}})).body).toContain(ADMIN_TEXT);
+  });
+
+  it("ends the reader's own session on sign-out even when a tossed cookie comes first", async () => {
+    const tossed = await sessionCookie(gate, await developer());
+    const own = await sessionCookie(gate, await admin());
+    const ended = await gate.inject({
+      method: 'DELETE',
+      url: '/_portal/session',
+      headers: {host: 'localhost:3000', cookie: `${tossed}; ${own}`},
+    });
+    expect(ended.statusCode).toBe(204);
+    expect((await gate.inject({url: '/docs/admin', headers: {cookie: own}})).body).not.toContain(ADMIN_TEXT);
   });
 
   it('names the cookies __Host- over HTTPS (Secure, Path=/, no Domain), and accepts only that name there', async () => {
@@ -908,6 +920,7 @@ describe('gate server: the audit log', () => {
       await server.inject({url: '/docs/guide', headers: {cookie: asAdmin}});
       const plain = await requestLine('/docs/guide');
       expect(plain).not.toHaveProperty('reader');
+      expect(plain).not.toHaveProperty('otherSite');
       expect(plain).not.toHaveProperty('access');
 
       const log = raw();
