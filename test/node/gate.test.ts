@@ -7,7 +7,7 @@ import {randomUUID} from 'node:crypto';
  * endpoint, replayed cookies).
  */
 import {randomBytes} from 'node:crypto';
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {PassThrough} from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
@@ -772,6 +772,42 @@ describe('gate server: cookies a sibling subdomain cannot set', () => {
       expect(setCookies(ended)[0]).toMatch(/^__Host-portal_session=; Max-Age=0; Path=\/; HttpOnly; Secure/);
     } finally {
       await server.close();
+    }
+  });
+
+  it('sets Path=/ for the __Host- cookies under a baseUrl, and Path=<baseUrl> for the plain ones', async () => {
+    // The same fixture build, served under /portal/.
+    const underBase = mkdtempSync(path.join(os.tmpdir(), 'portal-gate-base-'));
+    cpSync(dir, underBase, {recursive: true});
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'access-manifest.json'), 'utf8')) as {
+      baseUrl: string;
+      pages: {route: string}[];
+      searchIndexes: {routes: string[]}[];
+    };
+    manifest.baseUrl = '/portal/';
+    manifest.pages.forEach((page) => (page.route = `/portal${page.route}`));
+    manifest.searchIndexes.forEach((variant) => (variant.routes = variant.routes.map((route) => `/portal${route}`)));
+    writeFileSync(path.join(underBase, 'access-manifest.json'), JSON.stringify(manifest));
+    const server = await gateWith({buildDir: underBase, trustProxy: true});
+    try {
+      const post = async (headers: Record<string, string>) =>
+        setCookies(await server.inject({method: 'POST', url: '/portal/_portal/session', headers, payload: {accessToken: await admin()}}));
+      const overHttps = await post({host: 'docs.example.com', 'x-forwarded-proto': 'https'});
+      expect(overHttps[0]).toMatch(/^__Host-portal_session=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      expect(overHttps[1]).toBe('__Host-portal_gate=1; Path=/; Secure; SameSite=Lax');
+      expect(overHttps[2]).toMatch(/^portal_session=; Max-Age=0; Path=\/portal\/; HttpOnly; Secure; SameSite=Lax$/);
+      const cookie = (overHttps[0] as string).split(';')[0] as string;
+      const page = await server.inject({
+        url: '/portal/docs/admin',
+        headers: {host: 'docs.example.com', 'x-forwarded-proto': 'https', cookie},
+      });
+      expect(page.body).toContain(ADMIN_TEXT);
+      const onLocalhost = await post({host: 'localhost:3000'});
+      expect(onLocalhost[0]).toMatch(/^portal_session=[^;]+; Max-Age=\d+; Path=\/portal\/; HttpOnly; SameSite=Lax$/);
+      expect(onLocalhost[1]).toBe('portal_gate=1; Path=/portal/; SameSite=Lax');
+    } finally {
+      await server.close();
+      rmSync(underBase, {recursive: true, force: true});
     }
   });
 
