@@ -195,12 +195,14 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     if (page.rule.kind === 'public') {
       continue;
     }
-    const html = site.builds.members.resolve(page.route.slice(baseUrl.length).replace(/\/$/, ''), page.route.endsWith('/'));
-    if (html) {
-      pageOfFile.set(html.name, page.route);
+    // The files it brings (its HTML among them), as the access manifest computed them; a file several pages use names the first.
+    for (const file of page.files) {
+      if (!pageOfFile.has(file)) {
+        pageOfFile.set(file, page.route);
+      }
     }
-    page.chunks.forEach((chunk) => pageOfFile.set(chunk, page.route));
   }
+  const describeRules = (rules: AccessRule[]) => rules.map(describeRule).join(' | ');
   const rulesOf = (routes: string[]) =>
     [...new Set(routes.flatMap((route) => (site.roleRules.has(route) ? [describeRule(site.roleRules.get(route) as AccessRule)] : [])))]
       .sort()
@@ -538,13 +540,13 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         }
         return allRoleRules === '' ? null : {reader, rule: allRoleRules, access: 'refused'};
       }
-      const rule = site.rules.get(name);
-      if (!rule) {
+      const rules = site.rules.get(name);
+      if (!rules) {
         return null;
       }
       // A restricted page withheld is answered from the public build, under the same name.
       const access = decision.audience === 'members' ? 'allowed' : 'refused';
-      return {reader, rule: describeRule(rule), access, ...(pageOfFile.has(name) ? {page: pageOfFile.get(name)} : {})};
+      return {reader, rule: describeRules(rules), access, ...(pageOfFile.has(name) ? {page: pageOfFile.get(name)} : {})};
     }
     if (decision.kind === 'forbidden') {
       // decide() names no file when it refuses one: resolve it the same way, for the log only.
@@ -553,10 +555,10 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         canonical.kind === 'path'
           ? site.builds.members.resolve(canonical.path.slice(baseUrl.length).replace(/\/$/, ''), canonical.trailingSlash)
           : undefined;
-      const rule = file ? site.rules.get(file.name) : undefined;
+      const rules = file ? site.rules.get(file.name) : undefined;
       return {
         reader,
-        rule: rule ? describeRule(rule) : 'unknown',
+        rule: rules ? describeRules(rules) : 'unknown',
         access: 'refused',
         ...(file && pageOfFile.has(file.name) ? {page: pageOfFile.get(file.name)} : {}),
       };

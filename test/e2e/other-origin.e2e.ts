@@ -20,7 +20,7 @@ import {readFileSync} from 'node:fs';
 import {createServer, type Server} from 'node:http';
 import path from 'node:path';
 import type {Request} from 'playwright-core';
-import type {AccessManifest} from '../../plugins/access/manifest';
+import {restrictedScripts, type AccessManifest} from '../../plugins/access/manifest';
 import {freePort} from '../../scripts/support/ports';
 import type {GateExchange} from '../../scripts/support/stack';
 import {browserSuite} from './support/suite';
@@ -30,10 +30,10 @@ jest.setTimeout(60_000);
 const ROOT = path.resolve(__dirname, '../..');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'build', 'access-manifest.json'), 'utf8')) as AccessManifest;
 const ADMIN_SERVICE = manifest.pages.find((page) => page.source === 'docs/internal-developers/services/admin-service.md');
-if (!ADMIN_SERVICE?.chunks[0]) {
+const ADMIN_CHUNK = ADMIN_SERVICE && restrictedScripts(ADMIN_SERVICE)[0];
+if (!ADMIN_CHUNK) {
   throw new Error('the admin service page and its chunk are not in build/access-manifest.json');
 }
-const ADMIN_CHUNK = ADMIN_SERVICE.chunks[0];
 /** The global array the chunk pushes itself into, read from the chunk itself. */
 const CHUNK_GLOBAL = /self\.(webpackChunk\w+)/.exec(readFileSync(path.join(ROOT, 'build', 'members', ADMIN_CHUNK), 'utf8'))?.[1];
 if (!CHUNK_GLOBAL) {
