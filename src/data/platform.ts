@@ -451,8 +451,8 @@ export interface Role {
 
 /**
  * Roles assigned in WorkOS on an organisation membership. The auth service
- * expands them into permissions; services check permissions, not roles,
- * except for the back office.
+ * expands them into permissions; routes check permissions, never roles (the
+ * back office adds a staff-role fence on its controllers).
  */
 export const ROLES: Role[] = [
   {
