@@ -382,6 +382,29 @@ export function restrictedDataPhrases(
 }
 
 /**
+ * Links and images of restricted pages that name a file under `static/`
+ * (`/files/x.pdf`, `pathname:///files/x.pdf`, `src="/img/x.png"`): such a file
+ * is copied to every build as it is, so every reader gets it.
+ */
+export function restrictedStaticLinks(root: string, pages: {source: string; text: string}[]): {source: string; file: string}[] {
+  const staticDir = path.join(root, 'static');
+  if (!existsSync(staticDir)) {
+    return [];
+  }
+  const found: {source: string; file: string}[] = [];
+  const target = /(?:\]\(\s*<?|\b(?:src|href)=["'{]\s*["']?)(?:pathname:\/\/)?(\/[^)\s"'>}]+)/g;
+  for (const page of pages) {
+    for (const match of page.text.matchAll(target)) {
+      const file = decodeURIComponent((match[1] as string).split(/[?#]/)[0] as string).replace(/^\/+/, '');
+      if (file !== '' && existsSync(path.join(staticDir, file)) && statSync(path.join(staticDir, file)).isFile()) {
+        found.push({source: page.source, file});
+      }
+    }
+  }
+  return found;
+}
+
+/**
  * Every (page, phrase, file) hit under `dir`. A file is searched twice: with
  * HTML tags stripped, and as is (so that a `<` comparison in minified JS can
  * never make the tag stripper swallow a string).
@@ -542,6 +565,21 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       const readersMayReadPage = held !== undefined && held.every((rule) => ruleImplies(rule, needed));
       return !readersMayReadPage && !variantsOf(page).has(hit.file);
     });
+    // Stylesheets are merged into files every page links (the bundler's
+    // `styles` group), whatever page imports them: a members' stylesheet that
+    // no rule restricts must be the public build's, byte for byte, or a
+    // restricted page's styles (class names, `content:` text) reach every member.
+    const mergedStyles = searchableFiles(membersDir)
+      .filter((file) => file.endsWith('.css') && !fileRules.has(file))
+      .filter((file) => {
+        const twin = path.join(publicDir, path.relative(membersDir, file));
+        return !existsSync(twin) || !readFileSync(twin).equals(readFileSync(file));
+      });
+    // Files under static/ are copied to every build as they are: a restricted page must not link to one.
+    const staticLinks = restrictedStaticLinks(
+      root,
+      restricted.map((page) => ({source: page.source, text: readSource(page)})),
+    );
     const leaks = [...publicLeaks, ...membersLeaks];
 
     const lines = [
@@ -551,6 +589,18 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
           `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source} (every member downloads this file; the page needs a role)`,
       ),
     ];
+    for (const file of mergedStyles) {
+      lines.push(
+        `LEAK ${relative(file)}: a stylesheet every member downloads differs from the public build's: a restricted page's ` +
+          `styles were merged into it (style restricted pages with the site's own classes, or inline)`,
+      );
+    }
+    for (const link of staticLinks) {
+      lines.push(
+        `LEAK ${link.source}: links to static/${link.file}, which every reader gets (static/ is copied to every build); ` +
+          `put the file beside the page and link it relatively, so the build gives it the page's rule`,
+      );
+    }
     for (const source of blindPages) {
       lines.push(
         `BLIND ${source}: none of its phrases is in ${relative(membersDir)}/, so the check cannot see this page ` +
@@ -562,7 +612,8 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       `leak check: ${prosePhrases.length} restricted pages, ${dataPhrases.length} restricted data modules shown by them, ${phraseCount} phrases, ${publicFiles.length} files in ${relative(publicDir)}, ` +
       `${publicLeaks.length} leaks, ${membersLeaks.length} in files shared by all members (${blindPages.length === 0 ? `every page found in ${relative(membersDir)}` : `${blindPages.length} page(s) not found in ${relative(membersDir)}`})`;
     lines.push(summary);
-    return {exitCode: leaks.length > 0 || blindPages.length > 0 ? 1 : 0, lines, leaks, blindPages};
+    const failed = leaks.length > 0 || blindPages.length > 0 || mergedStyles.length > 0 || staticLinks.length > 0;
+    return {exitCode: failed ? 1 : 0, lines, leaks, blindPages};
   } catch (error) {
     // An unreadable manifest or source, or a page with too little prose.
     if (error instanceof Error) {

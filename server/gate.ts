@@ -47,6 +47,8 @@ export const HOST_SESSION_COOKIE = `${HOST_ONLY_PREFIX}${SESSION_COOKIE}`;
 const MAX_IAT_SKEW_S = 60;
 /** Access tokens past this size are refused before any parsing (WorkOS tokens with every permission stay well below). */
 const MAX_TOKEN_BYTES = 64 * 1024;
+/** Longest `sid` or `sub` accepted (characters): they go into the session cookie, which browsers keep only under 4 KB. */
+const MAX_ID_LENGTH = 256;
 
 export interface GateOptions {
   /** Folder holding public/, members/ and access-manifest.json. */
@@ -398,8 +400,10 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         return 'refused';
       }
       const {sid, sub, exp, iat} = payload;
-      // A session needs an id (sign-out ends it by `sid`) and a reader (`sub`, for the audit log).
-      if (typeof sid !== 'string' || sid === '' || typeof sub !== 'string' || sub === '' || typeof exp !== 'number') {
+      // A session needs an id (sign-out ends it by `sid`) and a reader (`sub`, for the audit log),
+      // each short enough to keep the session cookie small (WorkOS ids are about 30 characters).
+      const isId = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.length <= MAX_ID_LENGTH;
+      if (!isId(sid) || !isId(sub) || typeof exp !== 'number') {
         return 'refused';
       }
       // Issued in the future: a clock or a signer not to trust (jose only checks that `iat` is a number).
@@ -473,6 +477,9 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       }
     }
     clearSessionCookie(request, reply);
+    // Members' files are cached as `private, immutable`: on a shared browser they
+    // would outlive the session. Sign-out empties this site's cache.
+    reply.header('Clear-Site-Data', '"cache"');
     return reply.code(204).send();
   });
 
@@ -541,21 +548,29 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         return allRoleRules === '' ? null : {reader, rule: allRoleRules, access: 'refused'};
       }
       const rules = site.rules.get(name);
-      if (!rules) {
+      if (rules) {
+        // A restricted page withheld is answered from the public build, under the same name.
+        const access = decision.audience === 'members' ? 'allowed' : 'refused';
+        return {reader, rule: describeRules(rules), access, ...(pageOfFile.has(name) ? {page: pageOfFile.get(name)} : {})};
+      }
+      if (decision.status !== 404) {
         return null;
       }
-      // A restricted page withheld is answered from the public build, under the same name.
-      const access = decision.audience === 'members' ? 'allowed' : 'refused';
-      return {reader, rule: describeRules(rules), access, ...(pageOfFile.has(name) ? {page: pageOfFile.get(name)} : {})};
     }
-    if (decision.kind === 'forbidden') {
-      // decide() names no file when it refuses one: resolve it the same way, for the log only.
+    // decide() names no file when it refuses one (403), or when a restricted
+    // file has no public version (a tag page only restricted pages have: 404):
+    // resolve it the same way, for the log only.
+    const refusedByName = decision.kind === 'forbidden' || (decision.kind === 'file' && decision.status === 404 && decision.personal);
+    if (refusedByName) {
       const canonical = canonicalisePath(rawTarget);
       const file =
         canonical.kind === 'path'
           ? site.builds.members.resolve(canonical.path.slice(baseUrl.length).replace(/\/$/, ''), canonical.trailingSlash)
           : undefined;
       const rules = file ? site.rules.get(file.name) : undefined;
+      if (!rules && decision.kind !== 'forbidden') {
+        return null;
+      }
       return {
         reader,
         rule: rules ? describeRules(rules) : 'unknown',

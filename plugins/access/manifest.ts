@@ -181,6 +181,15 @@ export function scanAccessRules({
 }): AccessPage[] {
   const docsDir = path.join(siteDir, docsPath);
   refuseAccessOutsideDocs(siteDir, docsPath);
+  // Versioned copies of the docs (docusaurus docs:version) carry their own
+  // access: lines in versioned_docs/, which this scan does not read: refuse
+  // them before any build renders one.
+  const versioned = ['versions.json', 'versioned_docs', 'versioned_sidebars'].filter((name) => existsSync(path.join(siteDir, name)));
+  if (versioned.length > 0) {
+    throw new Error(
+      `access: ${versioned.join(', ')}: versioned docs are not covered by the access model (their pages' rules would be ignored); remove them or extend plugins/access/manifest.ts first`,
+    );
+  }
   const pages: AccessPage[] = [];
   for (const file of markdownFiles(docsDir).sort()) {
     const source = path.relative(siteDir, file).split(path.sep).join('/');

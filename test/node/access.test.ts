@@ -114,6 +114,12 @@ describe('access manifest and the public build', () => {
     rmSync(path.join(siteDir, 'docs/twice'), {recursive: true});
   });
 
+  it('stops the build when the docs are versioned, whose copies it does not read', () => {
+    write('versions.json', '["1.0"]');
+    expect(() => scanAccessRules({siteDir})).toThrow(/versions\.json: versioned docs are not covered by the access model/);
+    rmSync(path.join(siteDir, 'versions.json'));
+  });
+
   it('stops the build on invalid YAML in a category file, naming it', () => {
     write('docs/broken/_category_.yml', 'customProps: [unclosed\n');
     write('docs/broken/page.md', '# Page\n\nText.\n');

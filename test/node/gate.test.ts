@@ -140,6 +140,8 @@ beforeAll(async () => {
   write(path.join(dir, 'public', 'docs', 'admin', 'index.html'), '<h1>Admin</h1><p>Sign in to read this page.</p>');
   write(path.join(dir, 'members', 'docs', 'admin', 'index.html'), `<h1>Admin</h1><p>${ADMIN_TEXT}</p>`);
   write(path.join(dir, 'members', ADMIN_CHUNK), ADMIN_TEXT);
+  // A page only a restricted page brings (a tag page): no public version exists.
+  write(path.join(dir, 'members', 'docs', 'tags', 'admin-only', 'index.html'), `<h1>Tagged</h1><p>${ADMIN_TEXT}</p>`);
   write(path.join(dir, 'public', 'search-index.json'), '[{"documents": ["public pages"]}]');
   write(path.join(dir, 'members', 'search-index.json'), '[{"documents": ["public and signed-in pages"]}]');
   write(path.join(dir, 'members', '_portal', 'search', 'v1.json'), `[{"documents": ["${ADMIN_TEXT}"]}]`);
@@ -163,6 +165,7 @@ beforeAll(async () => {
         'docs/ops/index.html': [{kind: 'signed-in'}],
         'docs/admin/index.html': [{kind: 'roles', roles: ['admin'], permissions: []}],
         [ADMIN_CHUNK.slice(1)]: [{kind: 'roles', roles: ['admin'], permissions: []}],
+        'docs/tags/admin-only/index.html': [{kind: 'roles', roles: ['admin'], permissions: []}],
       },
       searchIndexes: [{file: '_portal/search/v1.json', routes: ['/docs/admin']}],
     }),
@@ -390,6 +393,8 @@ describe('gate server', () => {
 
     const ended = await gate.inject({method: 'DELETE', url: '/_portal/session', headers: {cookie}});
     expect(ended.statusCode).toBe(204);
+    // Members' files the browser cached (private, immutable) go with the session.
+    expect(ended.headers['clear-site-data']).toBe('"cache"');
     expect(String(ended.headers['set-cookie'])).toMatch(new RegExp(`${SESSION_COOKIE}=;.*Max-Age=0`));
     // Replaying the old value after sign-out opens nothing.
     expect((await gate.inject({url: '/docs/ops', headers: {cookie}})).body).not.toContain(SECRET);
@@ -864,12 +869,33 @@ describe('gate server: token and session limits', () => {
     ['a sid that is not a string', {sid: 42}],
     ['a token without a subject', {sub: undefined}],
     ['an empty subject', {sub: ''}],
+    ['a subject longer than a session cookie can hold', {sub: `user_${'x'.repeat(300)}`}],
+    ['a sid longer than a session cookie can hold', {sid: `session_${'x'.repeat(300)}`}],
     ['an iat an hour in the future', {iat: Math.floor(Date.now() / 1000) + 3600}],
     ['an iat two minutes in the future', {iat: Math.floor(Date.now() / 1000) + 120}],
   ])('refuses %s', async (_name, claims) => {
     const response = await postSession(gate, await token({org_id: 'org_acme', ...claims}));
     expect(response.statusCode).toBe(401);
     expect(setCookies(response).some((value) => /^portal_session=[^;]/.test(value))).toBe(false);
+  });
+
+  it('audits a refused restricted page that has no public version (404), naming the reader and the rule', async () => {
+    const {server, requestLine} = await gateWithLog();
+    try {
+      const asDeveloper = await sessionCookie(server, await developer());
+      const refused = await server.inject({url: '/docs/tags/admin-only', headers: {cookie: asDeveloper}});
+      expect(refused.statusCode).toBe(404);
+      expect(refused.body).not.toContain(ADMIN_TEXT);
+      expect(await requestLine('/docs/tags/admin-only')).toMatchObject({
+        reader: {sid: expect.any(String)},
+        rule: 'roles:admin',
+        access: 'refused',
+      });
+      const asAdmin = await sessionCookie(server, await admin());
+      expect((await server.inject({url: '/docs/tags/admin-only', headers: {cookie: asAdmin}})).body).toContain(ADMIN_TEXT);
+    } finally {
+      await server.close();
+    }
   });
 
   it('accepts an iat a few seconds ahead (clock skew)', async () => {

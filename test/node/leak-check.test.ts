@@ -281,6 +281,32 @@ describe('runLeakCheck (npm run leak-check)', () => {
     expect(leaked.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([path.join('build', 'members', 'search-index.json')]);
   });
 
+  it("exits 1 when a restricted page's styles were merged into a stylesheet every member downloads", () => {
+    fixture({publicLeak: false});
+    write('build/public/assets/css/styles.abc.css', '.navbar{color:red}');
+    write('build/members/assets/css/styles.abc.css', '.navbar{color:red}');
+    expect(runLeakCheck({root: tmp}).exitCode).toBe(0);
+    write('build/members/assets/css/styles.abc.css', '.navbar{color:red}.runbook::after{content:"pager key"}');
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.lines.join('\n')).toMatch(
+      /LEAK build\/members\/assets\/css\/styles\.abc\.css: a stylesheet every member downloads differs/,
+    );
+  });
+
+  it('exits 1 when a restricted page links to a file under static/, which every reader gets', () => {
+    fixture({publicLeak: false});
+    write('static/files/break-glass.txt', 'the pager key');
+    write('docs/secret.md', `${SECRET_PAGE}\nDownload the [runbook](pathname:///files/break-glass.txt).\n`);
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.lines.join('\n')).toContain('LEAK docs/secret.md: links to static/files/break-glass.txt');
+    // A public page may link to it.
+    write('docs/secret.md', SECRET_PAGE);
+    write('docs/welcome.md', `${PUBLIC_PAGE}\nSee <a href="/files/break-glass.txt">the file</a>.\n`);
+    expect(runLeakCheck({root: tmp}).exitCode).toBe(0);
+  });
+
   it('ignores phrases that a public page contains too', () => {
     expect(distinctivePhrases(SECRET_PAGE)).toContain('keys on the first monday of each quarter,');
     fixture({publicLeak: false});
