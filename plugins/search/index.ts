@@ -20,7 +20,7 @@
  * The plugin also adds the `/search` page (src/components/search).
  */
 import {spawn} from 'node:child_process';
-import {copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync} from 'node:fs';
+import {copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
@@ -28,6 +28,7 @@ import {isRestricted} from '../../src/auth/access/rules';
 import {SEARCH_BUNDLE_DIR} from '../../src/auth/access/searchIndex';
 import type {AccessPage, Audience} from '../access/manifest';
 import type {SearchIndexVariant} from '../access/searchIndexes';
+import {filesUnder} from '../../scripts/support/files';
 
 /** What Pagefind indexes of a page: the doc's own text (title, headings, prose, code, tables), not the navigation. */
 export const SEARCH_ROOT_SELECTOR = '.theme-doc-markdown';
@@ -154,7 +155,18 @@ export function portalSearchPlugin({
         const bundles = searchBundles(pages, audience, variants);
         // One after the other: each run uses both cores.
         for (const bundle of bundles) {
-          await writeSearchBundle({outDir, baseUrl, bundle, pagefindBin: path.join(context.siteDir, 'node_modules', '.bin', 'pagefind')});
+          const started = performance.now();
+          const written = await writeSearchBundle({
+            outDir,
+            baseUrl,
+            bundle,
+            pagefindBin: path.join(context.siteDir, 'node_modules', '.bin', 'pagefind'),
+          });
+          const files = filesUnder(written);
+          const bytes = files.reduce((sum, file) => sum + statSync(file.full).size, 0);
+          console.log(
+            `[search] ${path.relative(outDir, written)}/: ${bundle.routes.length} pages in ${((performance.now() - started) / 1000).toFixed(1)} s, ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MB`,
+          );
         }
       },
     };

@@ -137,9 +137,11 @@ beforeAll(async () => {
   write(path.join(dir, 'public', 'docs', 'admin', 'index.html'), '<h1>Admin</h1><p>Sign in to read this page.</p>');
   write(path.join(dir, 'members', 'docs', 'admin', 'index.html'), `<h1>Admin</h1><p>${ADMIN_TEXT}</p>`);
   write(path.join(dir, 'members', ADMIN_CHUNK), ADMIN_TEXT);
-  write(path.join(dir, 'public', 'search-index.json'), '[{"documents": ["public pages"]}]');
-  write(path.join(dir, 'members', 'search-index.json'), '[{"documents": ["public and signed-in pages"]}]');
-  write(path.join(dir, 'members', '_portal', 'search', 'v1.json'), `[{"documents": ["${ADMIN_TEXT}"]}]`);
+  // The search bundles (plugins/search): each holds the pages its readers may read.
+  write(path.join(dir, 'public', 'pagefind', 'pagefind-entry.json'), '{"pages": "public pages"}');
+  write(path.join(dir, 'members', 'pagefind', 'pagefind-entry.json'), '{"pages": "public and signed-in pages"}');
+  write(path.join(dir, 'members', '_portal', 'search', 'v1', 'pagefind', 'pagefind-entry.json'), `{"pages": "${ADMIN_TEXT}"}`);
+  write(path.join(dir, 'members', '_portal', 'search', 'v1', 'pagefind', 'fragment', 'en_admin.pf_fragment'), ADMIN_TEXT);
   write(
     path.join(dir, 'access-manifest.json'),
     JSON.stringify({
@@ -161,7 +163,7 @@ beforeAll(async () => {
         'docs/admin/index.html': [{kind: 'roles', roles: ['admin'], permissions: []}],
         [ADMIN_CHUNK.slice(1)]: [{kind: 'roles', roles: ['admin'], permissions: []}],
       },
-      searchIndexes: [{file: '_portal/search/v1.json', routes: ['/docs/admin']}],
+      searchIndexes: [{dir: '_portal/search/v1', routes: ['/docs/admin']}],
     }),
   );
   gate = await gateWith();
@@ -232,43 +234,48 @@ describe('gate server', () => {
     }
   });
 
-  it('gives each reader the search index of exactly what they may read, and never a variant by its own name', async () => {
+  it('gives each reader the search bundle of exactly what they may read, and never a variant by its own name', async () => {
     const asDeveloper = await sessionCookie(gate, await developer());
     const asAdmin = await sessionCookie(gate, await admin());
-    const signedOut = await gate.inject({url: '/search-index.json?_=abc'});
+    const signedOut = await gate.inject({url: '/pagefind/pagefind-entry.json?ts=abc'});
     expect(signedOut.body).toContain('public pages');
-    const developerIndex = await gate.inject({url: '/search-index.json?_=abc', headers: {cookie: asDeveloper}});
+    const developerIndex = await gate.inject({url: '/pagefind/pagefind-entry.json?ts=abc', headers: {cookie: asDeveloper}});
     expect(developerIndex.body).toContain('public and signed-in pages');
     expect(developerIndex.body).not.toContain(ADMIN_TEXT);
-    const adminIndex = await gate.inject({url: '/search-index.json?_=abc', headers: {cookie: asAdmin}});
+    const adminIndex = await gate.inject({url: '/pagefind/pagefind-entry.json?ts=abc', headers: {cookie: asAdmin}});
     expect(adminIndex.body).toContain(ADMIN_TEXT);
+    // A fragment only the admin's bundle holds: nobody else gets it, under any name.
+    const fragment = '/pagefind/fragment/en_admin.pf_fragment';
+    expect((await gate.inject({url: fragment})).statusCode).toBe(404);
+    expect((await gate.inject({url: fragment, headers: {cookie: asDeveloper}})).statusCode).toBe(404);
+    expect((await gate.inject({url: fragment, headers: {cookie: asAdmin}})).body).toBe(ADMIN_TEXT);
     // Chosen by the session: never cached for another reader.
     expect(adminIndex.headers['cache-control']).toBe('private, no-cache');
     expect(adminIndex.headers.vary).toContain('Cookie');
     for (const cookie of [undefined, asDeveloper, asAdmin]) {
-      for (const spelling of spellingsOf('/_portal/search/v1.json')) {
+      for (const spelling of [...spellingsOf('/_portal/search/v1/pagefind/pagefind-entry.json'), ...spellingsOf('/_portal/search/v1/pagefind/fragment/en_admin.pf_fragment')]) {
         const direct = await rawGetFollowing(origin, spelling.url, cookie ? {cookie} : {});
         expect([400, 404]).toContain(direct.status);
         expect(direct.body).not.toContain(ADMIN_TEXT);
       }
     }
     // Other spellings of the index itself are decided the same way.
-    const spelledAsDeveloper = await rawGetFollowing(origin, '//search-index.json?_=abc', {cookie: asDeveloper});
+    const spelledAsDeveloper = await rawGetFollowing(origin, '//pagefind/pagefind-entry.json?ts=abc', {cookie: asDeveloper});
     expect(spelledAsDeveloper.body).not.toContain(ADMIN_TEXT);
-    expect((await rawGetFollowing(origin, '/%73earch-index.json', {cookie: asAdmin})).body).toContain(ADMIN_TEXT);
+    expect((await rawGetFollowing(origin, '/%70agefind/pagefind-entry.json', {cookie: asAdmin})).body).toContain(ADMIN_TEXT);
   });
 
-  it('chooses the search index by the session even when both builds have the same default index', async () => {
-    const membersIndex = path.join(dir, 'members', 'search-index.json');
+  it('chooses the search bundle by the session even when both builds have the same default bundle', async () => {
+    const membersIndex = path.join(dir, 'members', 'pagefind', 'pagefind-entry.json');
     const before = readFileSync(membersIndex, 'utf8');
-    write(membersIndex, readFileSync(path.join(dir, 'public', 'search-index.json'), 'utf8'));
+    write(membersIndex, readFileSync(path.join(dir, 'public', 'pagefind', 'pagefind-entry.json'), 'utf8'));
     const server = await gateWith();
     try {
       const asAdmin = await sessionCookie(server, await admin());
-      const answer = await server.inject({url: '/search-index.json', headers: {cookie: asAdmin}});
+      const answer = await server.inject({url: '/pagefind/pagefind-entry.json', headers: {cookie: asAdmin}});
       expect(answer.body).toContain(ADMIN_TEXT);
       expect(answer.headers['cache-control']).toBe('private, no-cache');
-      const signedOut = await server.inject({url: '/search-index.json'});
+      const signedOut = await server.inject({url: '/pagefind/pagefind-entry.json'});
       expect(signedOut.body).not.toContain(ADMIN_TEXT);
       expect(signedOut.headers.vary).toContain('Cookie');
     } finally {
