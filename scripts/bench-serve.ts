@@ -102,6 +102,7 @@ async function main(): Promise<void> {
     });
     const accessToken = await new SignJWT({
       sid: 'bench',
+      sub: 'user_bench',
       org_id: 'org_bench',
       role: 'member',
       permissions: Array.from({length: 300}, (_, i) => `p${i}:read`),

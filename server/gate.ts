@@ -10,28 +10,41 @@
  *
  * After sign-in (and after every token refresh) the browser posts its access
  * token (JSON body) to `<baseUrl>_portal/session`. The gate verifies it
- * against the provider's keys (./keys.ts): signature, expiry, issuer and
- * organisation, and answers with its own small signed session cookie
- * (./session.ts), HttpOnly, SameSite=Lax, Secure except on localhost,
- * expiring with the token. Every request is then decided by ./decide.ts on the
- * resolved file. DELETE on the same path ends the session.
+ * against the provider's keys (./keys.ts): signature, expiry, issued-at,
+ * session id, issuer, client and organisation, and answers with its own small
+ * signed session cookie (./session.ts): `__Host-portal_session` (HttpOnly,
+ * SameSite=Lax, Secure, Path=/), or `portal_session` on plain-HTTP
+ * localhost, expiring with the token or after the gate's ceiling, whichever
+ * comes first. Every request is then decided by ./decide.ts on the resolved
+ * file. DELETE on the same path ends the session.
+ *
+ * Answers that depend on the session are for the site itself: every answer
+ * carries `Cross-Origin-Resource-Policy: same-origin`, and a request that
+ * another site (a sibling subdomain included) makes the browser send is
+ * decided as for a signed-out reader (see fromAnotherSite).
  */
 import {createHash} from 'node:crypto';
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
-import {parse as parseCookies, serialize as serializeCookie, type SerializeOptions} from 'cookie';
+import {serialize as serializeCookie, type SerializeOptions} from 'cookie';
 import Fastify, {LogController, type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify';
-import {jwtVerify} from 'jose';
+import {jwtVerify, type JWTPayload} from 'jose';
 import Negotiator from 'negotiator';
-import {namesRulesUse, principalFromClaims, type Principal} from '../src/auth/access/rules';
-import {GATE_MARKER_COOKIE, SESSION_PATH} from '../src/auth/access/gateSession';
+import {namesRulesUse, principalFromClaims, type AccessRule, type Principal} from '../src/auth/access/rules';
+import {GATE_MARKER_COOKIE, HOST_ONLY_PREFIX, SESSION_PATH} from '../src/auth/access/gateSession';
+import {SEARCH_INDEX_FILE, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
 import {SECURITY_HEADERS_FILE} from './buildFiles';
 import {decide, loadSite, type Decision} from './decide';
 import {createKeyStore, KeysUnavailableError, type KeyStore} from './keys';
-import {createSessionCodec, type GateSession} from './session';
+import {canonicalisePath} from './requestPath';
+import {createSessionCodec, DEFAULT_SESSION_MAX_AGE_S, type GateSession} from './session';
 
+/** The session cookie's name on plain-HTTP localhost; everywhere else it is HOST_SESSION_COOKIE. */
 export const SESSION_COOKIE = 'portal_session';
+export const HOST_SESSION_COOKIE = `${HOST_ONLY_PREFIX}${SESSION_COOKIE}`;
+/** How far in the future a token's `iat` may be (clock skew between the provider and this machine), in seconds. */
+const MAX_IAT_SKEW_S = 60;
 /** Access tokens past this size are refused before any parsing (WorkOS tokens with every permission stay well below). */
 const MAX_TOKEN_BYTES = 64 * 1024;
 
@@ -42,6 +55,14 @@ export interface GateOptions {
   jwks: URL | KeyStore;
   /** Accepted `iss` values of provider access tokens. */
   issuers: string[];
+  /**
+   * The provider client (WORKOS_CLIENT_ID) whose tokens open sessions: a
+   * token must name it, in its issuer or in `aud`/`client_id`, and any
+   * `aud`/`client_id` it carries must be this one.
+   */
+  clientId: string;
+  /** The longest a gate session lasts whatever the token's `exp` says (s). Default DEFAULT_SESSION_MAX_AGE_S. */
+  sessionMaxAgeSeconds?: number;
   /** When set, tokens must carry this `org_id`; null only when any user of the provider environment is a member. */
   organizationId: string | null;
   /** Signs the gate's session cookie; later entries still verify (rotation). At least 32 bytes each. */
@@ -50,8 +71,9 @@ export interface GateOptions {
   trustProxy?: boolean;
   /**
    * Where to write one JSON line per request (method, path, status,
-   * duration, audience) and the gate's own events. Never a header, a cookie,
-   * a token or a query string.
+   * duration, audience; and for answers that needed an access rule, the
+   * reader, the rule and whether it allowed or refused) and the gate's own
+   * events. Never a header, a cookie, a token or a query string.
    */
   logStream?: NodeJS.WritableStream;
   /** `debug` adds a line when each request starts. Default `info`. */
@@ -75,6 +97,72 @@ function isLocalHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
 }
 
+/** A rule as the audit log names it: `signed-in`, `roles:admin`, `roles:admin permissions:users:manage`. */
+export function describeRule(rule: AccessRule): string {
+  if (rule.kind !== 'roles') {
+    return rule.kind;
+  }
+  return [
+    rule.roles.length > 0 ? `roles:${rule.roles.join(',')}` : '',
+    rule.permissions.length > 0 ? `permissions:${rule.permissions.join(',')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
+/**
+ * Whether another site made the browser send this request: a page on a
+ * sibling subdomain (`same-site`) or anywhere else (`cross-site`) that
+ * includes a restricted chunk by `<script src>`, fetches or prefetches it.
+ * Browsers attach the SameSite=Lax session cookie to same-site requests, so
+ * for these the session is never read: the answer is the signed-out one
+ * (the public file, or 403 for a members' chunk).
+ *
+ * Top-level navigations (`Sec-Fetch-Mode: navigate`, `Sec-Fetch-Dest:
+ * document`) are let through: a member who follows a link to a restricted
+ * page from Slack or a ticket, and the provider's redirect back after
+ * sign-in, get the page. The site that linked cannot read that answer: the
+ * browser replaces its page with ours, Cross-Origin-Opener-Policy:
+ * same-origin cuts any window.opener handle, and frames are refused
+ * (frame-ancestors 'none'; an <iframe>'s destination is `iframe`, not
+ * `document`). A request without Sec-Fetch-* headers (an old browser, curl)
+ * is decided as before; the CORP header still keeps browsers that send none
+ * from handing a personal answer to another origin.
+ */
+function fromAnotherSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== 'same-site' && site !== 'cross-site') {
+    return false;
+  }
+  return !(request.headers['sec-fetch-mode'] === 'navigate' && request.headers['sec-fetch-dest'] === 'document');
+}
+
+/**
+ * The session cookies in a Cookie header, under either name and any
+ * spelling of it: `cookie.parse` keeps only the first of several, which is
+ * the one a sibling subdomain can put in front.
+ */
+function sessionCookiesIn(header: string): {name: string; value: string}[] {
+  const names = new Set([SESSION_COOKIE.toLowerCase(), HOST_SESSION_COOKIE.toLowerCase()]);
+  return header.split(';').flatMap((pair) => {
+    const separator = pair.indexOf('=');
+    const name = pair.slice(0, separator).trim();
+    return separator !== -1 && names.has(name.toLowerCase()) ? [{name, value: pair.slice(separator + 1).trim()}] : [];
+  });
+}
+
+/** What the audit log says about an answer that needed an access rule. */
+interface AuditEntry {
+  /** The reader whose session was read; null when none was (signed out, or another site's request). */
+  reader: {sub: string; sid: string} | null;
+  rule: string;
+  access: 'allowed' | 'refused';
+  /** The restricted page the file belongs to, when the manifest names it. */
+  page?: string;
+  /** Another site made the browser send the request (Sec-Fetch-Site), so the session was not read. */
+  otherSite?: true;
+}
+
 export async function createGate(options: GateOptions): Promise<FastifyInstance> {
   const buildDir = path.resolve(options.buildDir);
   const manifestFile = path.join(buildDir, 'access-manifest.json');
@@ -89,13 +177,38 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     members: readSecurityHeaders(path.join(buildDir, 'members')),
   };
   const keys = options.jwks instanceof URL ? createKeyStore({url: options.jwks}) : options.jwks;
+  const sessionMaxAgeSeconds = options.sessionMaxAgeSeconds ?? DEFAULT_SESSION_MAX_AGE_S;
   const sessions = createSessionCodec({
     secrets: options.sessionSecrets,
     relevant: namesRulesUse(manifest.pages.map((page) => page.rule)),
     deployment: createHash('sha256')
-      .update(JSON.stringify({issuers: [...options.issuers].sort(), organizationId: options.organizationId, baseUrl}))
+      .update(
+        JSON.stringify({issuers: [...options.issuers].sort(), clientId: options.clientId, organizationId: options.organizationId, baseUrl}),
+      )
       .digest('base64url'),
   });
+
+  // For the audit log: the restricted page each rule-bearing file belongs
+  // to, and the rules the role search indexes apply.
+  const pageOfFile = new Map<string, string>();
+  for (const page of manifest.pages) {
+    if (page.rule.kind === 'public') {
+      continue;
+    }
+    // The files it brings (its HTML among them), as the access manifest computed them; a file several pages use names the first.
+    for (const file of page.files) {
+      if (!pageOfFile.has(file)) {
+        pageOfFile.set(file, page.route);
+      }
+    }
+  }
+  const describeRules = (rules: AccessRule[]) => rules.map(describeRule).join(' | ');
+  const rulesOf = (routes: string[]) =>
+    [...new Set(routes.flatMap((route) => (site.roleRules.has(route) ? [describeRule(site.roleRules.get(route) as AccessRule)] : [])))]
+      .sort()
+      .join(' | ');
+  const searchVariantRules = new Map((manifest.searchIndexes ?? []).map((variant) => [variant.file, rulesOf(variant.routes)]));
+  const allRoleRules = rulesOf([...site.roleRules.keys()]);
 
   /** A refusal in fixed words: the site's headers, never cached, never echoing the request. */
   function fixedAnswer(reply: FastifyReply, status: number, text: string) {
@@ -137,11 +250,18 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         reply.header(name, value);
       }
     }
+    // Answers are for this origin's own pages: a browser hands none of them
+    // (a member's chunk, the search index, the session JSON) to a page of
+    // another origin, a sibling subdomain included, that loads it by
+    // <script>, <img> or a no-cors fetch. On every answer: the gate has
+    // nothing another site should embed.
+    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
   });
 
   // The request log: the path without its query (the sign-in callback's
   // query carries a code), and which build answered.
   const audienceOf = new WeakMap<FastifyRequest, Audience>();
+  const auditOf = new WeakMap<FastifyRequest, AuditEntry>();
   app.addHook('onRequest', async (request) => {
     request.log.debug({method: request.method, path: request.url.split('?')[0]}, 'request started');
   });
@@ -153,6 +273,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
         audience: audienceOf.get(request) ?? null,
+        ...auditOf.get(request),
       },
       'request',
     );
@@ -173,38 +294,97 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   });
   const sessionUrl = `${baseUrl}${SESSION_PATH}`;
 
-  function cookieOptions(request: FastifyRequest): SerializeOptions {
-    return {path: baseUrl, sameSite: 'lax', secure: !isLocalHost(request.hostname)};
+  /**
+   * The gate's cookies on this request's host. Over HTTPS (and on any host
+   * but localhost, where the browser's side is HTTPS behind a proxy) their
+   * names carry the `__Host-` prefix, so the browser takes them only from
+   * this host, Secure, with Path=/ and no Domain: a sibling subdomain cannot
+   * set one. Plain names (Path = baseUrl, not Secure) only on plain-HTTP
+   * localhost, where browsers refuse Secure cookies over http.
+   */
+  function cookiesFor(request: FastifyRequest): {session: string; options: SerializeOptions; marker: string} {
+    return request.protocol === 'http' && isLocalHost(request.hostname) ? plainCookies : hostOnlyCookies;
   }
-
-  /** The readable marker that tells the browser a gate serves the page (src/auth/access/gateSession.ts), made once per kind of host. */
-  const markerCookie = {
-    secure: serializeCookie(GATE_MARKER_COOKIE, '1', {path: baseUrl, sameSite: 'lax', secure: true}),
-    local: serializeCookie(GATE_MARKER_COOKIE, '1', {path: baseUrl, sameSite: 'lax', secure: false}),
+  const plainCookies = {
+    session: SESSION_COOKIE,
+    options: {path: baseUrl, sameSite: 'lax', secure: false} satisfies SerializeOptions,
+    /** The readable marker that tells the browser a gate serves the page (src/auth/access/gateSession.ts). */
+    marker: serializeCookie(GATE_MARKER_COOKIE, '1', {path: baseUrl, sameSite: 'lax', secure: false}),
   };
-  const markerFor = (request: FastifyRequest) => (isLocalHost(request.hostname) ? markerCookie.local : markerCookie.secure);
+  const hostOnlyCookies = {
+    session: HOST_SESSION_COOKIE,
+    options: {path: '/', sameSite: 'lax', secure: true} satisfies SerializeOptions,
+    marker: serializeCookie(`${HOST_ONLY_PREFIX}${GATE_MARKER_COOKIE}`, '1', {path: '/', sameSite: 'lax', secure: true}),
+  };
+  /** Over HTTPS, the session cookie an older gate set under the plain name: removed, or it would make two. */
+  const legacySessionRemoval = serializeCookie(SESSION_COOKIE, '', {
+    path: baseUrl,
+    sameSite: 'lax',
+    secure: true,
+    httpOnly: true,
+    maxAge: 0,
+  });
 
+  /**
+   * The session of this request: exactly one session cookie, under the name
+   * this host uses. Several (any mix of names and spellings, such as one a
+   * sibling subdomain set with Domain=.example.com) are no session at all,
+   * never whichever came first.
+   */
   function readSession(request: FastifyRequest): Promise<GateSession | null> {
-    const header = request.headers.cookie;
-    return header ? sessions.read(parseCookies(header)[SESSION_COOKIE]) : Promise.resolve(null);
+    const found = sessionCookiesIn(request.headers.cookie ?? '');
+    if (found.length !== 1 || found[0]?.name !== cookiesFor(request).session) {
+      return Promise.resolve(null);
+    }
+    return sessions.read(found[0].value);
   }
 
-  /** Session requests come from the site's own pages only. */
+  /** Session requests come from the site's own pages only (not even a sibling subdomain). */
   function isCrossSite(request: FastifyRequest): boolean {
     const origin = request.headers.origin;
-    return (
-      request.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && origin !== `${request.protocol}://${request.host}`)
-    );
+    const site = request.headers['sec-fetch-site'];
+    return site === 'cross-site' || site === 'same-site' || (origin !== undefined && origin !== `${request.protocol}://${request.host}`);
   }
 
   function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
-    reply.header('Set-Cookie', serializeCookie(SESSION_COOKIE, '', {...cookieOptions(request), httpOnly: true, maxAge: 0}));
+    const cookies = cookiesFor(request);
+    reply.header('Set-Cookie', [
+      serializeCookie(cookies.session, '', {...cookies.options, httpOnly: true, maxAge: 0}),
+      ...(cookies === hostOnlyCookies ? [legacySessionRemoval] : []),
+    ]);
+  }
+
+  /**
+   * Whether the token was issued to this portal's client. WorkOS documents
+   * its session (access) tokens with `iss`, `sub`, `sid`, `org_id`, `role`,
+   * `roles`, `permissions`, `jti`, `exp`, `iat`; the reference example
+   * shows `"iss": "https://api.workos.com"`
+   * (https://workos.com/docs/reference/authkit/session-tokens), while tokens
+   * seen in practice name the client in the issuer,
+   * `https://<api host>/user_management/<client id>` (the shape WorkOS's
+   * Node SDK suggests for its `issuer` option, and the one the local
+   * provider signs). Its Connect tokens carry `aud` and `client_id`
+   * (https://workos.com/docs/authkit/connect/token-claims). So: a token is
+   * bound when its issuer ends with the client id, or when its `aud` or
+   * `client_id` names it; any `aud` or `client_id` it carries must name it.
+   * A token of another client of the same environment (same keys, same bare
+   * issuer) is refused.
+   */
+  function issuedToThisClient(payload: JWTPayload): boolean {
+    const {aud, client_id: clientId} = payload;
+    if (aud !== undefined && !(typeof aud === 'string' ? aud === options.clientId : Array.isArray(aud) && aud.includes(options.clientId))) {
+      return false;
+    }
+    if (clientId !== undefined && clientId !== options.clientId) {
+      return false;
+    }
+    return (typeof payload.iss === 'string' && payload.iss.endsWith(`/${options.clientId}`)) || aud !== undefined || clientId !== undefined;
   }
 
   /** The verified access token's claims, or why not. */
   async function verifyAccessToken(
     token: unknown,
-  ): Promise<{principal: Principal; sid: string; exp: number} | 'refused' | 'keys-unavailable'> {
+  ): Promise<{principal: Principal; sid: string; sub: string; exp: number} | 'refused' | 'keys-unavailable'> {
     if (typeof token !== 'string' || token.length > MAX_TOKEN_BYTES || token.split('.').length !== 3) {
       return 'refused';
     }
@@ -217,11 +397,20 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       if (options.organizationId && payload.org_id !== options.organizationId) {
         return 'refused';
       }
-      if (typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
+      const {sid, sub, exp, iat} = payload;
+      // A session needs an id (sign-out ends it by `sid`) and a reader (`sub`, for the audit log).
+      if (typeof sid !== 'string' || sid === '' || typeof sub !== 'string' || sub === '' || typeof exp !== 'number') {
+        return 'refused';
+      }
+      // Issued in the future: a clock or a signer not to trust (jose only checks that `iat` is a number).
+      if (typeof iat !== 'number' || iat > Math.floor(Date.now() / 1000) + MAX_IAT_SKEW_S) {
+        return 'refused';
+      }
+      if (!issuedToThisClient(payload)) {
         return 'refused';
       }
       const {role, roles, permissions} = payload;
-      return {principal: principalFromClaims({role, roles, permissions}), sid: payload.sid, exp: payload.exp};
+      return {principal: principalFromClaims({role, roles, permissions}), sid, sub, exp};
     } catch (error) {
       return error instanceof KeysUnavailableError ? 'keys-unavailable' : 'refused';
     }
@@ -248,20 +437,25 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         .send({error: 'the access token is missing, invalid, expired, from another issuer or for another organisation'});
     }
     const previous = await readSession(request);
+    // At most the gate's ceiling, whatever the token's `exp` says: the
+    // browser hands over every refreshed token, which renews the session.
+    const now = Math.floor(Date.now() / 1000);
     const {value, session} = await sessions.issue({
       providerSessionId: verified.sid,
+      subject: verified.sub,
       principal: verified.principal,
-      expiresAt: verified.exp,
+      expiresAt: Math.min(verified.exp, now + sessionMaxAgeSeconds),
     });
     // What the rules can see changed (another organisation, a role taken away):
     // pages and the search index the browser holds may no longer fit.
     const changed = previous !== null && JSON.stringify(previous.principal) !== JSON.stringify(session.principal);
-    const maxAge = Math.max(0, verified.exp - Math.floor(Date.now() / 1000));
+    const cookies = cookiesFor(request);
     reply.header('Set-Cookie', [
-      serializeCookie(SESSION_COOKIE, value, {...cookieOptions(request), httpOnly: true, maxAge}),
-      markerFor(request),
+      serializeCookie(cookies.session, value, {...cookies.options, httpOnly: true, maxAge: Math.max(0, session.expiresAt - now)}),
+      cookies.marker,
+      ...(cookies === hostOnlyCookies ? [legacySessionRemoval] : []),
     ]);
-    return reply.send({hadSession: previous !== null, changed, expiresAt: verified.exp});
+    return reply.send({hadSession: previous !== null, changed, expiresAt: session.expiresAt});
   });
 
   app.delete(sessionUrl, async (request, reply) => {
@@ -269,9 +463,14 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     if (isCrossSite(request)) {
       return reply.code(403).send({error: 'cross-site session requests are refused'});
     }
-    const session = await readSession(request);
-    if (session) {
-      sessions.revoke(session);
+    // Every session cookie the request carries ends, not only the one
+    // readSession would take: with a cookie tossed in front, that one is the
+    // sibling's, and the reader's own would outlive the sign-out.
+    for (const {value} of sessionCookiesIn(request.headers.cookie ?? '')) {
+      const session = await sessions.read(value);
+      if (session) {
+        sessions.revoke(session);
+      }
     }
     clearSessionCookie(request, reply);
     return reply.code(204).send();
@@ -312,7 +511,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       reply.header('Vary', vary.join(', '));
     }
     if (file.isHtml) {
-      reply.header('Set-Cookie', markerFor(request));
+      reply.header('Set-Cookie', cookiesFor(request).marker);
     }
     reply.header('ETag', file.etag).type(file.contentType);
     if (decision.status === 200 && request.headers['if-none-match'] === file.etag) {
@@ -323,6 +522,48 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       return reply.code(decision.status).header('Content-Encoding', 'gzip').send(gzipped);
     }
     return reply.code(decision.status).send(file.body);
+  }
+
+  /**
+   * The audit fields of an answer that needed an access rule: a restricted
+   * page's HTML or one of its files (served, or refused), or the search
+   * index (a role index served, or withheld). Null for everything else.
+   */
+  function auditEntry(decision: Decision, rawTarget: string, session: GateSession | null): AuditEntry | null {
+    const reader = session ? {sub: session.subject, sid: session.providerSessionId} : null;
+    if (decision.kind === 'file' && decision.personal) {
+      const {name} = decision.file;
+      if (name === SEARCH_INDEX_FILE || name.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
+        const variant = decision.audience === 'members' ? searchVariantRules.get(name) : undefined;
+        if (variant !== undefined) {
+          return {reader, rule: variant, access: 'allowed'};
+        }
+        return allRoleRules === '' ? null : {reader, rule: allRoleRules, access: 'refused'};
+      }
+      const rules = site.rules.get(name);
+      if (!rules) {
+        return null;
+      }
+      // A restricted page withheld is answered from the public build, under the same name.
+      const access = decision.audience === 'members' ? 'allowed' : 'refused';
+      return {reader, rule: describeRules(rules), access, ...(pageOfFile.has(name) ? {page: pageOfFile.get(name)} : {})};
+    }
+    if (decision.kind === 'forbidden') {
+      // decide() names no file when it refuses one: resolve it the same way, for the log only.
+      const canonical = canonicalisePath(rawTarget);
+      const file =
+        canonical.kind === 'path'
+          ? site.builds.members.resolve(canonical.path.slice(baseUrl.length).replace(/\/$/, ''), canonical.trailingSlash)
+          : undefined;
+      const rules = file ? site.rules.get(file.name) : undefined;
+      return {
+        reader,
+        rule: rules ? describeRules(rules) : 'unknown',
+        access: 'refused',
+        ...(file && pageOfFile.has(file.name) ? {page: pageOfFile.get(file.name)} : {}),
+      };
+    }
+    return null;
   }
 
   // Fastify's own answers (a URL it cannot decode, another method, a body it
@@ -340,7 +581,17 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     method: ['GET', 'HEAD'],
     url: '/*',
     handler: async (request, reply) => {
-      const decision = await decide(site, request.url, async () => (await readSession(request))?.principal ?? null);
+      // Another site's request is decided as for a signed-out reader, and the session is not even read.
+      const signedOutOnly = fromAnotherSite(request);
+      let session: GateSession | null = null;
+      const decision = await decide(site, request.url, async () => {
+        session = signedOutOnly ? null : await readSession(request);
+        return session?.principal ?? null;
+      });
+      const audit = auditEntry(decision, request.url, session);
+      if (audit) {
+        auditOf.set(request, signedOutOnly ? {...audit, otherSite: true} : audit);
+      }
       return sendDecision(decision, request, reply);
     },
   });

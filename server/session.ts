@@ -4,8 +4,9 @@
  * permission of the role and can pass 12 KB, over the 4 KB browsers keep in
  * one cookie and over common header limits when sent on every request. The
  * session holds only what the access rules can ask about (the roles and
- * permissions that some rule names), the provider's session id and the
- * token's expiry, so it stays a few hundred bytes whatever the token holds.
+ * permissions that some rule names), the provider's session id, the user id
+ * (`sub`, for the audit log) and the expiry, so it stays a few hundred bytes
+ * whatever the token holds.
  *
  * HS256 (jose) with `PORTAL_SESSION_SECRET`; secrets listed after the first
  * still verify, so a rotation can keep sessions alive until they expire.
@@ -19,8 +20,10 @@ export interface GateSession {
   id: string;
   /** The provider's session id (`sid`). */
   providerSessionId: string;
+  /** The provider's user id (`sub`): names the reader in the audit log. */
+  subject: string;
   principal: Principal;
-  /** Seconds since the epoch: the provider token's `exp`. */
+  /** Seconds since the epoch: the provider token's `exp`, or sooner (the gate's ceiling, DEFAULT_SESSION_MAX_AGE_S). */
   expiresAt: number;
 }
 
@@ -40,6 +43,15 @@ export interface SessionCodec {
 
 const ISSUER = 'developer-portal-gate';
 export const MIN_SECRET_BYTES = 32;
+/**
+ * The longest a gate session lasts, whatever the token's `exp` says (s;
+ * PORTAL_SESSION_MAX_AGE). WorkOS access tokens live 5 minutes by default
+ * and the browser hands the gate every refreshed one, so an hour leaves a
+ * wide margin for a longer token lifetime set in the dashboard while a
+ * stolen or replayed cookie (sign-out is per process) opens nothing for
+ * more than an hour, even for a token that claims to be valid for years.
+ */
+export const DEFAULT_SESSION_MAX_AGE_S = 60 * 60;
 /**
  * How long an ended provider session is remembered (s): past the expiry of
  * any access token issued before sign-out (WorkOS's last 5 minutes by
@@ -112,6 +124,7 @@ export function createSessionCodec({
       const value = await new SignJWT({sid: full.providerSessionId, roles: full.principal.roles, permissions: full.principal.permissions})
         .setProtectedHeader({alg: 'HS256'})
         .setIssuer(ISSUER)
+        .setSubject(full.subject)
         .setAudience(deployment)
         .setJti(full.id)
         .setIssuedAt()
@@ -139,7 +152,7 @@ export function createSessionCodec({
             algorithms: ['HS256'],
             issuer: ISSUER,
             audience: deployment,
-            requiredClaims: ['jti', 'exp', 'sid'],
+            requiredClaims: ['jti', 'exp', 'sid', 'sub'],
           });
           const list = (claim: unknown) => (Array.isArray(claim) ? claim.filter((item): item is string => typeof item === 'string') : []);
           const id = String(payload.jti);
@@ -149,6 +162,7 @@ export function createSessionCodec({
           const session = {
             id,
             providerSessionId: String(payload.sid),
+            subject: String(payload.sub),
             principal: {roles: list(payload.roles), permissions: list(payload.permissions)},
             expiresAt: payload.exp ?? 0,
           };

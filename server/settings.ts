@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {AuthConfigError, LOCAL_CLIENT_ID, providerOrigin, readAuthSettings} from '../src/auth/config';
 import type {LogLevel} from './gate';
-import {MIN_SECRET_BYTES} from './session';
+import {DEFAULT_SESSION_MAX_AGE_S, MIN_SECRET_BYTES} from './session';
 
 type Env = Record<string, string | undefined>;
 
@@ -22,6 +22,8 @@ export interface GateSettings {
   issuers: string[];
   organizationId: string | null;
   sessionSecrets: Uint8Array[];
+  /** The longest a gate session lasts, whatever the token's `exp` says (s). */
+  sessionMaxAgeSeconds: number;
   /** True when the secret was generated for this process (local provider only). */
   ephemeralSecret: boolean;
   /** No WORKOS_CLIENT_ID: the local sign-in provider is used (on localProviderPort). */
@@ -68,7 +70,24 @@ function readSecrets(env: Env, local: boolean): {secrets: Uint8Array[]; ephemera
   return {secrets, ephemeral: false};
 }
 
+/** Bounds of PORTAL_SESSION_MAX_AGE: at least a minute (the SDK's refresh must have time to renew it), at most a day. */
+const SESSION_MAX_AGE_RANGE_S = [60, 24 * 60 * 60] as const;
+
+function readSessionMaxAge(env: Env): number {
+  const raw = env.PORTAL_SESSION_MAX_AGE?.trim();
+  if (raw === undefined || raw === '') {
+    return DEFAULT_SESSION_MAX_AGE_S;
+  }
+  const seconds = Number(raw);
+  const [min, max] = SESSION_MAX_AGE_RANGE_S;
+  if (!/^\d+$/.test(raw) || seconds < min || seconds > max) {
+    throw new AuthConfigError('PORTAL_SESSION_MAX_AGE', raw, `a number of seconds from ${min} to ${max}`);
+  }
+  return seconds;
+}
+
 export function readGateSettings(env: Env, rootDir: string): GateSettings {
+  // Also refuses a blank WORKOS_CLIENT_ID (the local provider only when the variable is absent).
   const auth = readAuthSettings(env, '/');
   const local = auth.clientId === LOCAL_CLIENT_ID;
   const origin = providerOrigin(auth);
@@ -85,7 +104,10 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
   }
   // WorkOS session tokens name the environment's client in `iss`
   // (https://<api host>/user_management/<client id>); its reference example
-  // shows the bare API origin, so both are accepted by default.
+  // shows the bare API origin, so both are accepted by default. A token
+  // with the bare origin must then name the client in `aud` or `client_id`
+  // (server/gate.ts, issuedToThisClient): the issuer alone would let in a
+  // token of another client of the same environment.
   const issuers = list(env.PORTAL_TOKEN_ISSUER);
   const anyUser = env.PORTAL_ANY_USER_IS_MEMBER?.trim();
   if (anyUser !== undefined && anyUser !== '' && anyUser !== 'true' && anyUser !== 'false') {
@@ -121,6 +143,7 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
     issuers: issuers.length > 0 ? issuers : [`${origin}/user_management/${auth.clientId}`, origin],
     organizationId: auth.organizationId,
     sessionSecrets: secrets,
+    sessionMaxAgeSeconds: readSessionMaxAge(env),
     ephemeralSecret: ephemeral,
     local: local,
     clientId: auth.clientId,

@@ -209,11 +209,11 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
             `access: no files placed for the restricted route(s) ${missing.map((page) => page.route).join(', ')}; the gate could not protect them`,
           );
         }
-        // The operator's figure: how many files each restricted page brings.
+        // The operator's figure: how many files the restricted pages bring.
+        const perPage = restricted.map((page) => placement.byRoute[page.route]?.length ?? 0);
         console.log(
-          `[access] ${Object.keys(placement.files).length} restricted files placed for ${restricted.length} restricted pages: ${restricted
-            .map((page) => `${page.route} ${placement.byRoute[page.route]?.length ?? 0}`)
-            .join(', ')}`,
+          `[access] ${Object.keys(placement.files).length} restricted files placed for ${restricted.length} restricted pages ` +
+            `(${Math.min(...perPage)} to ${Math.max(...perPage)} files each)`,
         );
         const manifest: AccessManifest = {
           version: 1,

@@ -39,7 +39,21 @@ export interface Stack {
   stop: () => Promise<void>;
 }
 
-export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} = {}): Promise<Stack> {
+/** A request the gate answered, as it received it (tests only: headers include cookies). */
+export interface GateExchange {
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  status: number;
+}
+
+export async function startStack({
+  server = 'gate',
+  onGateAnswer,
+}: {
+  server?: 'gate' | 'nginx';
+  /** Called for every request the gate has answered: what a browser really sent, even when it then blocked the answer. */
+  onGateAnswer?: (exchange: GateExchange) => void;
+} = {}): Promise<Stack> {
   if (!existsSync(path.join(ROOT, 'build', 'access-manifest.json'))) {
     throw new Error('build/ is missing or incomplete: run "npm run build" before the browser tests');
   }
@@ -66,9 +80,15 @@ export async function startStack({server = 'gate'}: {server?: 'gate' | 'nginx'} 
         buildDir: path.join(ROOT, 'build'),
         jwks: new URL(`${provider.url}/sso/jwks/${LOCAL_CLIENT_ID}`),
         issuers: [`${provider.url}/user_management/${LOCAL_CLIENT_ID}`],
+        clientId: LOCAL_CLIENT_ID,
         organizationId: null,
         sessionSecrets: [randomBytes(32)],
       });
+      if (onGateAnswer) {
+        gate.addHook('onResponse', async (request, reply) => {
+          onGateAnswer({url: request.url, headers: {...request.headers}, status: reply.statusCode});
+        });
+      }
       await gate.listen({port: sitePort, host: 'localhost'});
       stopSite = () => gate.close();
     } catch (error) {

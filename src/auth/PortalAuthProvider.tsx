@@ -18,14 +18,7 @@ import {orNull, readAccessTokenClaims, toAuthResponse, toUser} from './adapters'
 import {currentReturnTo, safeReturnTo} from './returnTo';
 import {isBrowserStorageUsable, safeGetItem, safeRemoveItem} from './storage';
 import type {Audience} from './access/audience';
-import {
-  clearMembersReloadMark,
-  endGateSession,
-  gatePresent,
-  recordGateSync,
-  reloadForMembersOnce,
-  syncGateSession,
-} from './access/gateSession';
+import {clearMembersReloadMark, endGateSession, recordGateSync, reloadForMembersOnce, syncGateSession} from './access/gateSession';
 
 /** The provider's latest answer, mapped to the spec's entities (adapters.ts). */
 interface ProviderSession {
@@ -516,8 +509,10 @@ function SdkBridge({
           window.location.reload();
         }
       };
-      // The gate's cookie goes first, so no members' page is served after sign-out.
-      if (gateBaseUrl && gatePresent()) {
+      // The gate's cookie goes first, so no members' page is served after
+      // sign-out. Asked for on every site with a base URL, never only when
+      // the (forgeable) marker cookie is there; a static host's 404 is harmless.
+      if (gateBaseUrl) {
         void endGateSession(gateBaseUrl).then(endProviderSession);
       } else {
         endProviderSession();

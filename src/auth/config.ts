@@ -97,12 +97,22 @@ function readUrl(env: Env, name: string): string | null {
  */
 export function readAuthSettings(env: Env, baseUrl: string): AuthSettings {
   const enabled = !readBoolean(env, 'AUTH_DISABLED', false);
-  const clientId = env.WORKOS_CLIENT_ID?.trim() || '';
-  const local = clientId === '';
+  // Absent: the local provider. Present but blank (a CI variable that was
+  // never set, `WORKOS_CLIENT_ID=`) is a mistake, never a quiet switch to
+  // the local provider.
+  const clientId = env.WORKOS_CLIENT_ID?.trim();
+  if (clientId === '') {
+    throw new AuthConfigError(
+      'WORKOS_CLIENT_ID',
+      env.WORKOS_CLIENT_ID ?? '',
+      'a WorkOS client id (client_…); leave the variable unset, not blank, to use the local provider',
+    );
+  }
+
   const redirectUri = readUrl(env, 'WORKOS_REDIRECT_URI');
   const devMode = readBoolean(env, 'WORKOS_DEV_MODE', true);
 
-  if (local) {
+  if (clientId === undefined) {
     const localPort = readPort(env, 'LOCAL_AUTH_PORT') ?? DEFAULT_LOCAL_AUTH_PORT;
     return {
       enabled,

@@ -37,6 +37,14 @@ export interface EnvVar {
   /** True for credentials: kept in Secrets Manager outside local development, never logged. */
   secret?: boolean;
   required: boolean;
+  /**
+   * Shared variables only: true when each service sets its own value in
+   * `apps/<service-id>/.env` instead of the root `.env` (PORT, DATABASE_URL).
+   * Both Compose and `make dev` load the same two files, so the value is the same in both.
+   */
+  perService?: boolean;
+  /** True for variables that exist only in local development (set in `.env`, absent in AWS). */
+  localOnly?: boolean;
 }
 
 export interface Service {
@@ -68,12 +76,19 @@ export interface Service {
 /** Environment variables every service reads, through `@acme/constants`. */
 export const SHARED_ENV: EnvVar[] = [
   {name: 'NODE_ENV', description: 'Runtime mode: `development`, `test` or `production`.', localDefault: 'development', required: true},
-  {name: 'PORT', description: 'HTTP port the service listens on.', localDefault: 'see the ports table', required: true},
+  {
+    name: 'PORT',
+    description: 'HTTP port the service listens on. Set in the service’s own `.env`.',
+    localDefault: 'see the ports table',
+    perService: true,
+    required: true,
+  },
   {name: 'LOG_LEVEL', description: 'Minimum log level: `debug`, `info`, `warn` or `error`.', localDefault: 'debug', required: false},
   {
     name: 'DATABASE_URL',
-    description: 'PostgreSQL connection string used by Prisma (stateful services only).',
+    description: 'PostgreSQL connection string used by Prisma (stateful services only). Set in the service’s own `.env`.',
     localDefault: 'postgresql://acme:acme@postgres:5432/<database>',
+    perService: true,
     makeDevValue: 'postgresql://acme:acme@localhost:5432/<database>',
     required: false,
   },
@@ -210,6 +225,20 @@ const SERVICE_DEFINITIONS: Service[] = [
         required: false,
       },
       {name: 'FILE_MAX_UPLOAD_MB', description: 'Largest accepted upload, in megabytes.', localDefault: '50', required: false},
+      {
+        name: 'AWS_ACCESS_KEY_ID',
+        description: 'Local only: MinIO’s user, read by the AWS SDK. Unset in AWS, where the task role grants access to the bucket.',
+        localDefault: 'acme-local',
+        localOnly: true,
+        required: false,
+      },
+      {
+        name: 'AWS_SECRET_ACCESS_KEY',
+        description: 'Local only: MinIO’s password, read by the AWS SDK. Unset in AWS, as above.',
+        localDefault: 'acme-local-secret',
+        localOnly: true,
+        required: false,
+      },
     ],
   },
   {
@@ -451,8 +480,8 @@ export interface Role {
 
 /**
  * Roles assigned in WorkOS on an organisation membership. The auth service
- * expands them into permissions; services check permissions, not roles,
- * except for the back office.
+ * expands them into permissions; routes check permissions, never roles (the
+ * back office adds a staff-role fence on its controllers).
  */
 export const ROLES: Role[] = [
   {

@@ -78,7 +78,7 @@ beforeAll(async () => {
   const keys = await generateKeyPair('RS256');
   const jwks = {keys: [{...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'RS256'}]};
   const sign = (claims: JWTPayload) =>
-    new SignJWT({sid: `session_${randomBytes(4).toString('hex')}`, org_id: 'org_acme', ...claims})
+    new SignJWT({sid: `session_${randomBytes(4).toString('hex')}`, sub: 'user_hostile', org_id: 'org_acme', ...claims})
       .setProtectedHeader({alg: 'RS256', kid: 'k1'})
       .setIssuer(ISSUER)
       .setIssuedAt()
@@ -88,6 +88,7 @@ beforeAll(async () => {
     buildDir: path.join(siteDir, 'build'),
     jwks: createKeyStore({url: new URL('https://auth.example.test/jwks'), fetchJwks: async () => Response.json(jwks)}),
     issuers: [ISSUER],
+    clientId: 'client_test',
     organizationId: 'org_acme',
     sessionSecrets: [randomBytes(32)],
   });

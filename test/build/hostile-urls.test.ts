@@ -48,11 +48,12 @@ beforeAll(async () => {
   const keys = await generateKeyPair('RS256');
   const jwks = {keys: [{...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'RS256'}]};
   const sign = (claims: JWTPayload) =>
-    new SignJWT({sid: 'session_1', org_id: 'org_acme', ...claims}).setProtectedHeader({alg: 'RS256', kid: 'k1'}).setIssuer(ISSUER).setIssuedAt().setExpirationTime('10m').sign(keys.privateKey);
+    new SignJWT({sid: 'session_1', sub: 'user_1', org_id: 'org_acme', ...claims}).setProtectedHeader({alg: 'RS256', kid: 'k1'}).setIssuer(ISSUER).setIssuedAt().setExpirationTime('10m').sign(keys.privateKey);
   gate = await createGate({
     buildDir: path.join(ROOT, 'build'),
     jwks: createKeyStore({url: new URL('https://auth.example.test/jwks'), fetchJwks: async () => Response.json(jwks)}),
     issuers: [ISSUER],
+    clientId: 'client_test',
     organizationId: 'org_acme',
     sessionSecrets: [randomBytes(32)],
   });

@@ -121,7 +121,7 @@ async function startGate(keyEndpoint: KeyEndpoint, env: Record<string, string> =
 }
 
 const sign = (claims: JWTPayload) =>
-  new SignJWT({sid: 'session_1', org_id: 'org_acme', ...claims}).setProtectedHeader({alg: 'RS256', kid: 'k1'}).setIssuer(ISSUER).setIssuedAt().setExpirationTime('10m').sign(keys.privateKey);
+  new SignJWT({sid: 'session_1', sub: 'user_1', org_id: 'org_acme', ...claims}).setProtectedHeader({alg: 'RS256', kid: 'k1'}).setIssuer(ISSUER).setIssuedAt().setExpirationTime('10m').sign(keys.privateKey);
 
 const postSession = (url: string, accessToken: string) =>
   fetch(`${url}/_portal/session`, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({accessToken})});

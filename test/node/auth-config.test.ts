@@ -67,6 +67,10 @@ describe('sign-in settings from the environment', () => {
     [{WORKOS_CLIENT_ID: 'c', WORKOS_API_HOSTNAME: 'https://api.workos.com'}, 'WORKOS_API_HOSTNAME'],
     [{WORKOS_REDIRECT_URI: 'javascript:alert(1)'}, 'WORKOS_REDIRECT_URI'],
     [{LOCAL_AUTH_PORT: 'x'}, 'LOCAL_AUTH_PORT'],
+    // Blank is not absent: the local provider only when the variable is not set at all.
+    [{WORKOS_CLIENT_ID: ''}, 'WORKOS_CLIENT_ID'],
+    [{WORKOS_CLIENT_ID: ' \t '}, 'WORKOS_CLIENT_ID'],
+    [{WORKOS_CLIENT_ID: '', AUTH_DISABLED: 'true'}, 'WORKOS_CLIENT_ID'],
   ])('stops with a message naming the variable for %p', (env, variable) => {
     expect(() => readAuthSettings(env, '/')).toThrow(new RegExp(`^Invalid ${variable}=`));
   });

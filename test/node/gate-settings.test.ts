@@ -47,8 +47,22 @@ describe('gate settings', () => {
     ['a bad JWKS URL', {PORTAL_JWKS_URL: 'not a url'}, /PORTAL_JWKS_URL/],
     ['a bad TRUST_PROXY', {TRUST_PROXY: 'yes'}, /TRUST_PROXY/],
     ['a bad PORTAL_ANY_USER_IS_MEMBER', {...production, PORTAL_ANY_USER_IS_MEMBER: 'maybe'}, /PORTAL_ANY_USER_IS_MEMBER/],
+    [
+      'a blank WORKOS_CLIENT_ID (never a quiet switch to the local provider)',
+      {...production, WORKOS_CLIENT_ID: ''},
+      /^Invalid WORKOS_CLIENT_ID=/,
+    ],
+    ['a WORKOS_CLIENT_ID of spaces', {...production, WORKOS_CLIENT_ID: '   '}, /^Invalid WORKOS_CLIENT_ID=/],
+    ['a session ceiling that is not a number', {...production, PORTAL_SESSION_MAX_AGE: '1h'}, /^Invalid PORTAL_SESSION_MAX_AGE=/],
+    ['a session ceiling under a minute', {...production, PORTAL_SESSION_MAX_AGE: '30'}, /^Invalid PORTAL_SESSION_MAX_AGE=/],
+    ['a session ceiling over a day', {...production, PORTAL_SESSION_MAX_AGE: '86401'}, /^Invalid PORTAL_SESSION_MAX_AGE=/],
   ])('refuses to start with %s, naming the variable', (_name, env, message) => {
     expect(() => readGateSettings(env, '/')).toThrow(message);
+  });
+
+  it('bounds a session by PORTAL_SESSION_MAX_AGE, an hour by default', () => {
+    expect(readGateSettings(production, '/').sessionMaxAgeSeconds).toBe(3600);
+    expect(readGateSettings({...production, PORTAL_SESSION_MAX_AGE: ' 600 '}, '/').sessionMaxAgeSeconds).toBe(600);
   });
 
   it('never prints a secret in its errors', () => {

@@ -7,7 +7,8 @@ import {randomUUID} from 'node:crypto';
  * endpoint, replayed cookies).
  */
 import {randomBytes} from 'node:crypto';
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {PassThrough} from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import type {FastifyInstance} from 'fastify';
@@ -43,11 +44,12 @@ async function token(
   expiresIn: string | number = '10m',
 ): Promise<string> {
   // Each token its own provider session, as each sign-in is (sign-out ends one).
-  return new SignJWT({sid: `session_${randomUUID()}`, iss: ISSUER, ...claims})
-    .setProtectedHeader({alg: 'RS256', kid: 'key-1'})
-    .setIssuedAt()
-    .setExpirationTime(expiresIn)
-    .sign(key);
+  const unsigned = new SignJWT({sid: `session_${randomUUID()}`, sub: 'user_test', iss: ISSUER, ...claims}).setProtectedHeader({
+    alg: 'RS256',
+    kid: 'key-1',
+  });
+  // A test's own `iat` is kept (setIssuedAt would replace it with now).
+  return (claims.iat === undefined ? unsigned.setIssuedAt() : unsigned).setExpirationTime(expiresIn).sign(key);
 }
 
 const developer = () => token({sub: 'user_developer', org_id: 'org_acme', role: 'member', roles: ['member'], permissions: ['docs:read']});
@@ -87,6 +89,7 @@ async function gateWith(overrides: Partial<GateOptions> = {}): Promise<FastifyIn
     buildDir: dir,
     jwks: controllableKeyStore(),
     issuers: [ISSUER],
+    clientId: 'client_test',
     organizationId: 'org_acme',
     sessionSecrets: [randomBytes(32)],
     ...overrides,
@@ -602,5 +605,378 @@ describe('gate server: the key endpoint', () => {
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ready: false});
     await server.close();
+  });
+});
+
+/** A gate whose JSON log lines a test can read, each as it is written (no waiting on a clock). */
+async function gateWithLog(overrides: Partial<GateOptions> = {}) {
+  const lines: Record<string, unknown>[] = [];
+  let raw = '';
+  const waiting: {test: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void}[] = [];
+  const logStream = new PassThrough();
+  logStream.on('data', (chunk: Buffer) => {
+    raw += chunk.toString('utf8');
+    for (const text of chunk.toString('utf8').split('\n').filter(Boolean)) {
+      const line = JSON.parse(text) as Record<string, unknown>;
+      lines.push(line);
+      waiting.filter((waiter) => waiter.test(line)).forEach((waiter) => waiter.resolve(line));
+    }
+  });
+  const server = await gateWith({logStream, ...overrides});
+  /** The request line for `path`: already written, or the next one. */
+  const requestLine = (path: string) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const test = (line: Record<string, unknown>) => line.msg === 'request' && line.path === path;
+      const written = lines.find(test);
+      return written ? resolve(written) : waiting.push({test, resolve});
+    });
+  return {server, requestLine, raw: () => raw, clear: () => lines.splice(0)};
+}
+
+/** The session cookie a POST set, as `name=value`. */
+function sessionCookieOf(response: {headers: Record<string, unknown>}): string {
+  const value = setCookies(response).find((candidate) => /^(__Host-)?portal_session=[^;]/.test(candidate));
+  if (!value) {
+    throw new Error(`no session cookie in ${JSON.stringify(setCookies(response))}`);
+  }
+  return value.split(';')[0] as string;
+}
+
+describe('gate server: personal answers go to the site itself', () => {
+  it('marks every answer Cross-Origin-Resource-Policy: same-origin, personal ones included', async () => {
+    const asAdmin = await sessionCookie(gate, await admin());
+    const answers = [
+      await gate.inject({url: '/docs/admin', headers: {cookie: asAdmin}}),
+      await gate.inject({url: ADMIN_CHUNK, headers: {cookie: asAdmin}}),
+      await gate.inject({url: '/search-index.json', headers: {cookie: asAdmin}}),
+      await gate.inject({url: ADMIN_CHUNK}),
+      await postSession(gate, await developer()),
+      await gate.inject({method: 'DELETE', url: '/_portal/session', headers: {host: 'localhost:3000'}}),
+      await gate.inject({url: '/assets/js/shared.abcd.js'}),
+    ];
+    expect(answers.map((response) => response.statusCode)).toEqual([200, 200, 200, 403, 200, 204, 200]);
+    expect(answers.map((response) => response.headers['cross-origin-resource-policy'])).toEqual(answers.map(() => 'same-origin'));
+  });
+
+  describe.each(['same-site', 'cross-site'])('a request another site makes the browser send (Sec-Fetch-Site: %s)', (fetchSite) => {
+    const fromThere = (cookie: string, extra: Record<string, string> = {}) => ({cookie, 'sec-fetch-site': fetchSite, ...extra});
+
+    it("gets the signed-out answer for a restricted page's chunk, its HTML and the role search index, without reading the session", async () => {
+      const {server, requestLine} = await gateWithLog();
+      try {
+        const asAdmin = await sessionCookie(server, await admin());
+        const chunk = await server.inject({
+          url: ADMIN_CHUNK,
+          headers: fromThere(asAdmin, {'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script'}),
+        });
+        expect(chunk.statusCode).toBe(403);
+        expect(chunk.body).not.toContain(ADMIN_TEXT);
+        const html = await server.inject({
+          url: '/docs/admin',
+          headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty'}),
+        });
+        expect(html.body).toContain('Sign in to read this page');
+        expect(html.body).not.toContain(ADMIN_TEXT);
+        const index = await server.inject({url: '/search-index.json', headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors'})});
+        expect(index.body).toContain('public pages');
+        expect(index.body).not.toContain(ADMIN_TEXT);
+        // An iframe is a navigation too, but not a top-level one.
+        const framed = await server.inject({
+          url: '/docs/admin',
+          headers: fromThere(asAdmin, {'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe'}),
+        });
+        expect(framed.body).not.toContain(ADMIN_TEXT);
+        // The session was not read: the log names no reader.
+        for (const path of [ADMIN_CHUNK, '/docs/admin', '/search-index.json']) {
+          expect(await requestLine(path)).toMatchObject({reader: null, access: 'refused', otherSite: true});
+        }
+        // The same cookie from the site's own pages still opens everything.
+        for (const url of [ADMIN_CHUNK, '/docs/admin', '/search-index.json']) {
+          expect((await server.inject({url, headers: {cookie: asAdmin, 'sec-fetch-site': 'same-origin'}})).body).toContain(ADMIN_TEXT);
+        }
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('lets a top-level navigation through: a member following a link from elsewhere gets the page, which that site cannot read', async () => {
+      const asAdmin = await sessionCookie(gate, await admin());
+      const followed = await gate.inject({
+        url: '/docs/admin',
+        headers: fromThere(asAdmin, {'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document'}),
+      });
+      expect(followed.body).toContain(ADMIN_TEXT);
+      expect(followed.headers['cross-origin-resource-policy']).toBe('same-origin');
+    });
+
+    it('refuses session requests', async () => {
+      const refused = await gate.inject({
+        method: 'POST',
+        url: '/_portal/session',
+        headers: {host: 'localhost:3000', 'sec-fetch-site': fetchSite},
+        payload: {accessToken: await developer()},
+      });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    });
+  });
+});
+
+describe('gate server: cookies a sibling subdomain cannot set', () => {
+  it('treats a request with two session cookies, both valid, as signed out, in either order and under either name', async () => {
+    const asDeveloper = await sessionCookie(gate, await developer());
+    const asAdmin = await sessionCookie(gate, await admin());
+    const developerValue = asDeveloper.split('=')[1] as string;
+    for (const cookie of [
+      `${asAdmin}; ${asDeveloper}`,
+      `${asDeveloper}; ${asAdmin}`,
+      `${asAdmin}; ${asAdmin}`,
+      `${asAdmin}; __Host-portal_session=${developerValue}`,
+      `__Host-portal_session=${developerValue}; ${asAdmin}`,
+      `${asAdmin}; Portal_Session=${developerValue}`,
+    ]) {
+      const page = await gate.inject({url: '/docs/admin', headers: {cookie}});
+      expect([cookie, page.body.includes(ADMIN_TEXT)]).toEqual([cookie, false]);
+      expect((await gate.inject({url: '/docs/ops', headers: {cookie}})).body).not.toContain(SECRET);
+      expect((await gate.inject({url: ADMIN_CHUNK, headers: {cookie}})).statusCode).toBe(403);
+    }
+    // One of them alone still works.
+    expect((await gate.inject({url: '/docs/admin', headers: {cookie: `other=1; ${asAdmin}; portal_gate=0`}})).body).toContain(ADMIN_TEXT);
+  });
+
+  it("ends the reader's own session on sign-out even when a tossed cookie comes first", async () => {
+    const tossed = await sessionCookie(gate, await developer());
+    const own = await sessionCookie(gate, await admin());
+    const ended = await gate.inject({
+      method: 'DELETE',
+      url: '/_portal/session',
+      headers: {host: 'localhost:3000', cookie: `${tossed}; ${own}`},
+    });
+    expect(ended.statusCode).toBe(204);
+    expect((await gate.inject({url: '/docs/admin', headers: {cookie: own}})).body).not.toContain(ADMIN_TEXT);
+  });
+
+  it('names the cookies __Host- over HTTPS (Secure, Path=/, no Domain), and accepts only that name there', async () => {
+    const server = await gateWith({trustProxy: true});
+    try {
+      const https = {host: 'docs.example.com', 'x-forwarded-proto': 'https'};
+      const started = await server.inject({method: 'POST', url: '/_portal/session', headers: https, payload: {accessToken: await admin()}});
+      expect(started.statusCode).toBe(200);
+      const [session, marker, ...rest] = setCookies(started);
+      expect(session).toMatch(/^__Host-portal_session=[^;]+;/);
+      expect(session).toMatch(/; Path=\/(;|$)/);
+      expect(session).toMatch(/; Secure/);
+      expect(session).toMatch(/; HttpOnly/);
+      expect(session).not.toMatch(/Domain=/i);
+      expect(marker).toMatch(/^__Host-portal_gate=1; Path=\/; .*Secure/);
+      // An older gate's plain-named cookie is removed, or it would make two.
+      expect(rest).toEqual([expect.stringMatching(/^portal_session=; Max-Age=0; Path=\/; .*Secure/)]);
+
+      const cookie = sessionCookieOf(started);
+      expect((await server.inject({url: '/docs/admin', headers: {...https, cookie}})).body).toContain(ADMIN_TEXT);
+      const page = await server.inject({url: '/docs/guide', headers: https});
+      expect(String(page.headers['set-cookie'])).toMatch(/^__Host-portal_gate=1; Path=\//);
+      // The same value under the plain name, which a sibling could have set, opens nothing over HTTPS.
+      const plain = `portal_session=${cookie.split('=')[1] as string}`;
+      expect((await server.inject({url: '/docs/admin', headers: {...https, cookie: plain}})).body).not.toContain(ADMIN_TEXT);
+      // Sign-out clears the __Host- cookie.
+      const ended = await server.inject({method: 'DELETE', url: '/_portal/session', headers: {...https, cookie}});
+      expect(setCookies(ended)[0]).toMatch(/^__Host-portal_session=; Max-Age=0; Path=\/; HttpOnly; Secure/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sets Path=/ for the __Host- cookies under a baseUrl, and Path=<baseUrl> for the plain ones', async () => {
+    // The same fixture build, served under /portal/.
+    const underBase = mkdtempSync(path.join(os.tmpdir(), 'portal-gate-base-'));
+    cpSync(dir, underBase, {recursive: true});
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'access-manifest.json'), 'utf8')) as {
+      baseUrl: string;
+      pages: {route: string}[];
+      searchIndexes: {routes: string[]}[];
+    };
+    manifest.baseUrl = '/portal/';
+    manifest.pages.forEach((page) => (page.route = `/portal${page.route}`));
+    manifest.searchIndexes.forEach((variant) => (variant.routes = variant.routes.map((route) => `/portal${route}`)));
+    writeFileSync(path.join(underBase, 'access-manifest.json'), JSON.stringify(manifest));
+    const server = await gateWith({buildDir: underBase, trustProxy: true});
+    try {
+      const post = async (headers: Record<string, string>) =>
+        setCookies(await server.inject({method: 'POST', url: '/portal/_portal/session', headers, payload: {accessToken: await admin()}}));
+      const overHttps = await post({host: 'docs.example.com', 'x-forwarded-proto': 'https'});
+      expect(overHttps[0]).toMatch(/^__Host-portal_session=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      expect(overHttps[1]).toBe('__Host-portal_gate=1; Path=/; Secure; SameSite=Lax');
+      expect(overHttps[2]).toMatch(/^portal_session=; Max-Age=0; Path=\/portal\/; HttpOnly; Secure; SameSite=Lax$/);
+      const cookie = (overHttps[0] as string).split(';')[0] as string;
+      const page = await server.inject({
+        url: '/portal/docs/admin',
+        headers: {host: 'docs.example.com', 'x-forwarded-proto': 'https', cookie},
+      });
+      expect(page.body).toContain(ADMIN_TEXT);
+      const onLocalhost = await post({host: 'localhost:3000'});
+      expect(onLocalhost[0]).toMatch(/^portal_session=[^;]+; Max-Age=\d+; Path=\/portal\/; HttpOnly; SameSite=Lax$/);
+      expect(onLocalhost[1]).toBe('portal_gate=1; Path=/portal/; SameSite=Lax');
+    } finally {
+      await server.close();
+      rmSync(underBase, {recursive: true, force: true});
+    }
+  });
+
+  it('uses the plain names, not Secure, on plain-HTTP localhost, and does not accept the __Host- name there', async () => {
+    const started = await postSession(gate, await admin());
+    const [session, marker] = setCookies(started);
+    expect(session).toMatch(/^portal_session=[^;]+;/);
+    expect(session).not.toMatch(/Secure/);
+    expect(marker).toMatch(/^portal_gate=1;/);
+    const value = sessionCookieOf(started).split('=')[1] as string;
+    expect(
+      (await gate.inject({url: '/docs/admin', headers: {host: 'localhost:3000', cookie: `__Host-portal_session=${value}`}})).body,
+    ).not.toContain(ADMIN_TEXT);
+  });
+});
+
+describe('gate server: token and session limits', () => {
+  const nowS = () => Math.floor(Date.now() / 1000);
+  const tenYears = () => nowS() + 10 * 365 * 24 * 60 * 60;
+  const maxAgeOf = (cookie: string) => Number(/Max-Age=(\d+)/.exec(cookie)?.[1]);
+  const sessionExpiry = (cookie: string) =>
+    (JSON.parse(Buffer.from(cookie.split('=')[1]?.split('.')[1] ?? '', 'base64url').toString('utf8')) as {exp: number}).exp;
+
+  it('keeps a session no longer than the ceiling, however long the token claims to live', async () => {
+    const accessToken = await token({sub: 'user_admin', org_id: 'org_acme', roles: ['admin']}, keys.privateKey, tenYears());
+    const byDefault = await postSession(gate, accessToken);
+    expect(byDefault.statusCode).toBe(200);
+    const session = setCookies(byDefault)[0] as string;
+    expect(maxAgeOf(session)).toBeLessThanOrEqual(3600);
+    expect(maxAgeOf(session)).toBeGreaterThan(3500);
+    expect(sessionExpiry(session)).toBeLessThanOrEqual(nowS() + 3600);
+    expect(byDefault.json<{expiresAt: number}>().expiresAt).toBeLessThanOrEqual(nowS() + 3600);
+
+    const server = await gateWith({sessionMaxAgeSeconds: 120});
+    try {
+      const short = await postSession(server, await token({sub: 'user_admin', org_id: 'org_acme'}, keys.privateKey, tenYears()));
+      expect(maxAgeOf(setCookies(short)[0] as string)).toBeLessThanOrEqual(120);
+      expect(sessionExpiry(setCookies(short)[0] as string)).toBeLessThanOrEqual(nowS() + 120);
+      // A token that ends sooner than the ceiling still ends the session with it.
+      const soon = await postSession(server, await token({sub: 'user_admin', org_id: 'org_acme'}, keys.privateKey, '1m'));
+      expect(maxAgeOf(setCookies(soon)[0] as string)).toBeLessThanOrEqual(60);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['an empty sid', {sid: ''}],
+    ['a sid that is not a string', {sid: 42}],
+    ['a token without a subject', {sub: undefined}],
+    ['an empty subject', {sub: ''}],
+    ['an iat an hour in the future', {iat: Math.floor(Date.now() / 1000) + 3600}],
+    ['an iat two minutes in the future', {iat: Math.floor(Date.now() / 1000) + 120}],
+  ])('refuses %s', async (_name, claims) => {
+    const response = await postSession(gate, await token({org_id: 'org_acme', ...claims}));
+    expect(response.statusCode).toBe(401);
+    expect(setCookies(response).some((value) => /^portal_session=[^;]/.test(value))).toBe(false);
+  });
+
+  it('accepts an iat a few seconds ahead (clock skew)', async () => {
+    expect((await postSession(gate, await token({org_id: 'org_acme', iat: Math.floor(Date.now() / 1000) + 30}))).statusCode).toBe(200);
+  });
+
+  describe('binds the token to this client', () => {
+    const BARE_ISSUER = 'https://auth.example.test';
+    let server: FastifyInstance;
+    beforeAll(async () => {
+      // The default issuers: the client's own and the bare API origin (server/settings.ts).
+      server = await gateWith({issuers: [ISSUER, BARE_ISSUER]});
+    });
+    afterAll(async () => {
+      await server.close();
+    });
+
+    it.each([
+      ['the bare issuer and another client in aud', {iss: BARE_ISSUER, aud: 'client_other'}],
+      ['the bare issuer and another client in client_id', {iss: BARE_ISSUER, client_id: 'client_other'}],
+      ['the bare issuer and nothing naming a client', {iss: BARE_ISSUER}],
+      ["this client's issuer and another client in aud", {aud: ['client_other']}],
+      ["this client's issuer and another client in client_id", {client_id: 'client_other'}],
+      // A malformed claim, as a hostile signer could write it (JWTPayload's type allows only strings).
+      ['an aud that is not a string', {aud: {client: 'client_test'} as unknown as string}],
+    ])('refuses a token with %s', async (_name, claims) => {
+      expect((await postSession(server, await token({org_id: 'org_acme', ...claims}))).statusCode).toBe(401);
+    });
+
+    it.each([
+      ["this client's issuer", {}],
+      ['the bare issuer and this client in aud', {iss: BARE_ISSUER, aud: 'client_test'}],
+      ['the bare issuer and this client in client_id', {iss: BARE_ISSUER, client_id: 'client_test'}],
+      ["this client's issuer and aud", {aud: ['client_test', 'api']}],
+    ])('accepts a token with %s', async (_name, claims) => {
+      expect((await postSession(server, await token({org_id: 'org_acme', ...claims}))).statusCode).toBe(200);
+    });
+  });
+});
+
+describe('gate server: the audit log', () => {
+  it('names the reader, the rule and the outcome for answers that needed a rule, and never a token, cookie or query', async () => {
+    const {server, requestLine, raw, clear} = await gateWithLog();
+    try {
+      const adminToken = await token({sub: 'user_admin', org_id: 'org_acme', roles: ['admin'], sid: 'session_admin_1'});
+      const developerToken = await token({sub: 'user_developer', org_id: 'org_acme', roles: ['member'], sid: 'session_dev_1'});
+      const asAdmin = await sessionCookie(server, adminToken);
+      const asDeveloper = await sessionCookie(server, developerToken);
+      clear();
+
+      await server.inject({url: '/docs/admin?code=query-secret', headers: {cookie: asAdmin}});
+      expect(await requestLine('/docs/admin')).toMatchObject({
+        status: 200,
+        reader: {sub: 'user_admin', sid: 'session_admin_1'},
+        rule: 'roles:admin',
+        access: 'allowed',
+        page: '/docs/admin',
+      });
+      clear();
+      await server.inject({url: ADMIN_CHUNK, headers: {cookie: asDeveloper}});
+      expect(await requestLine(ADMIN_CHUNK)).toMatchObject({
+        status: 403,
+        reader: {sub: 'user_developer', sid: 'session_dev_1'},
+        rule: 'roles:admin',
+        access: 'refused',
+        page: '/docs/admin',
+      });
+      clear();
+      await server.inject({url: ADMIN_CHUNK, headers: {cookie: asAdmin}});
+      expect(await requestLine(ADMIN_CHUNK)).toMatchObject({reader: {sub: 'user_admin'}, access: 'allowed', page: '/docs/admin'});
+      clear();
+      await server.inject({url: '/docs/ops'});
+      expect(await requestLine('/docs/ops')).toMatchObject({reader: null, rule: 'signed-in', access: 'refused', page: '/docs/ops'});
+      clear();
+      await server.inject({url: '/docs/ops', headers: {cookie: asDeveloper}});
+      expect(await requestLine('/docs/ops')).toMatchObject({reader: {sub: 'user_developer'}, rule: 'signed-in', access: 'allowed'});
+      clear();
+      await server.inject({url: '/search-index.json', headers: {cookie: asAdmin}});
+      expect(await requestLine('/search-index.json')).toMatchObject({reader: {sub: 'user_admin'}, rule: 'roles:admin', access: 'allowed'});
+      clear();
+      await server.inject({url: '/search-index.json', headers: {cookie: asDeveloper}});
+      expect(await requestLine('/search-index.json')).toMatchObject({
+        reader: {sub: 'user_developer'},
+        rule: 'roles:admin',
+        access: 'refused',
+      });
+      clear();
+      // Answers no rule decided carry no audit fields.
+      await server.inject({url: '/docs/guide', headers: {cookie: asAdmin}});
+      const plain = await requestLine('/docs/guide');
+      expect(plain).not.toHaveProperty('reader');
+      expect(plain).not.toHaveProperty('otherSite');
+      expect(plain).not.toHaveProperty('access');
+
+      const log = raw();
+      for (const secret of [adminToken, developerToken, asAdmin.split('=')[1], asDeveloper.split('=')[1], 'query-secret']) {
+        expect(log).not.toContain(secret);
+      }
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,5 +1,15 @@
 import {
   checkAddresses,
+  checkAwsAccounts,
+  checkContainerNames,
+  checkDeploymentFacts,
+  checkEnvHomes,
+  checkHomes,
+  checkLogsNote,
+  checkPublicRoutes,
+  checkStaffOrganisation,
+  checkUpstreamStatus,
+  checkValidationErrors,
   checkCallers,
   checkComponents,
   checkLinks,
@@ -471,5 +481,155 @@ describe('repeated prose budget (e)', () => {
     // goodBody links ../services/api-gateway.md, which is not among these pages.
     expect(rules(problems).sort()).toEqual(['link', 'link', 'make-target', 'sidebar']);
     expect(repeated.count).toBe(7);
+  });
+});
+
+describe('facts with one home (issue 31)', () => {
+  const realPages = () => {
+    const {readdirSync, readFileSync, statSync} = jest.requireActual<typeof import('node:fs')>('node:fs');
+    const {join, relative} = jest.requireActual<typeof import('node:path')>('node:path');
+    const root = join(__dirname, '../../docs');
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const full = join(dir, name);
+        if (statSync(full).isDirectory()) {
+          walk(full);
+        } else if (/\.mdx?$/.test(name)) {
+          files.push(full);
+        }
+      }
+    };
+    walk(root);
+    return files.map((full) => ({file: relative(root, full).split('\\').join('/'), source: readFileSync(full, 'utf8')}));
+  };
+
+  it('passes on the real docs', () => {
+    expect(realPages().flatMap((real) => checkHomes(real))).toEqual([]);
+  });
+
+  it('upstream-status: 502 or 504 for an unavailable upstream, and codes with the wrong status', () => {
+    expect(rules(checkUpstreamStatus(doc('If the target is down, its prefix returns 502.')))).toEqual(['upstream-status']);
+    expect(rules(checkUpstreamStatus(doc('A slow service answers 504 after 30 s.')))).toEqual(['upstream-status']);
+    expect(rules(checkUpstreamStatus(doc('```json\n{"status": 502, "code": "UPSTREAM_UNAVAILABLE"}\n```')))).toEqual(['upstream-status']);
+    expect(checkUpstreamStatus(doc('Its outages answer 503 `UPSTREAM_UNAVAILABLE`, a request it rejects 502 `UPSTREAM_ERROR`.'))).toEqual(
+      [],
+    );
+    // The rule's home states it, 504 included.
+    expect(checkUpstreamStatus(doc('No service answers `504`.', 'internal-developers/shared-libraries/filters.md'))).toEqual([]);
+  });
+
+  it('validation-error: VALIDATION_FAILED only with 400, errors[].pointer, never path', () => {
+    expect(rules(checkValidationErrors(doc('```json\n{"status":422,"code":"VALIDATION_FAILED"}\n```')))).toEqual(['validation-error']);
+    expect(rules(checkValidationErrors(doc('The route answers 422 `VALIDATION_FAILED`.')))).toEqual(['validation-error']);
+    expect(
+      rules(checkValidationErrors(doc('```json\n{"status": 400, "errors": [{"path": "sizeBytes", "message": "too big"}]}\n```'))),
+    ).toEqual(['validation-error']);
+    expect(rules(checkValidationErrors(doc('Each item of `errors[].path` names the field.')))).toEqual(['validation-error']);
+    expect(
+      checkValidationErrors(
+        doc('```json\n{"status": 400, "code": "VALIDATION_FAILED", "errors": [{"pointer": "#/name", "message": "x"}]}\n```'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('container-name: acme-backend-<name>-<n>, and no Restarting', () => {
+    expect(rules(checkContainerNames(doc('```text\nacme-file-service-1: Up 2 minutes\n```'), facts))).toEqual(['container-name']);
+    expect(rules(checkContainerNames(doc('```text\nacme-backend-file-service-1: Restarting (1) 8 seconds ago\n```'), facts))).toEqual([
+      'container-name',
+    ]);
+    expect(checkContainerNames(doc('```text\nacme-backend-file-service-1: Exited (1) 8 seconds ago\n```'), facts)).toEqual([]);
+  });
+
+  it('env-home: a variable in the .env file platform.ts gives it', () => {
+    const withEnv: PlatformFacts = {
+      ...facts,
+      sharedEnv: [{name: 'INTERNAL_SERVICE_TOKEN'}, {name: 'PORT', perService: true}],
+      services: facts.services.map((service) =>
+        service.id === 'kira-service' ? {...service, env: [...service.env, {name: 'KIRA_MODEL'}]} : service,
+      ),
+    };
+    expect(rules(checkEnvHomes(doc('Set `INTERNAL_SERVICE_TOKEN` in `apps/<service-id>/.env.example`.'), withEnv))).toEqual(['env-home']);
+    expect(rules(checkEnvHomes(doc('Set `KIRA_MODEL` in `apps/file-service/.env`.'), withEnv))).toEqual(['env-home']);
+    expect(checkEnvHomes(doc('Set `KIRA_MODEL` and `PORT` in `apps/kira-service/.env`.'), withEnv)).toEqual([]);
+  });
+
+  it('aws-account: ids from the accounts table, ECR in shared, one environment per line', () => {
+    const accounts: PlatformFacts = {
+      ...facts,
+      awsAccounts: [
+        {name: 'shared', id: '444455556666'},
+        {name: 'dev', id: '111122223333'},
+        {name: 'staging', id: '777788889999'},
+      ],
+    };
+    expect(rules(checkAwsAccounts(doc('```text\n123456789012.dkr.ecr.eu-central-1.amazonaws.com/kira-service\n```'), accounts))).toEqual([
+      'aws-account',
+    ]);
+    expect(rules(checkAwsAccounts(doc('```text\n111122223333.dkr.ecr.eu-central-1.amazonaws.com/kira-service\n```'), accounts))).toEqual([
+      'aws-account',
+    ]);
+    expect(
+      rules(
+        checkAwsAccounts(
+          doc('```json\n"ARN": "arn:aws:secretsmanager:eu-central-1:111122223333:secret:acme/staging/kira-service"\n```'),
+          accounts,
+        ),
+      ),
+    ).toEqual(['aws-account']);
+    expect(
+      checkAwsAccounts(
+        doc('```json\n"ARN": "arn:aws:secretsmanager:eu-central-1:777788889999:secret:acme/staging/kira-service"\n```'),
+        accounts,
+      ),
+    ).toEqual([]);
+    expect(checkAwsAccounts(doc('The migration 20261123101500_add_chat_title is applied.'), accounts)).toEqual([]);
+  });
+
+  it('public-routes: listed only on the gateway page', () => {
+    const list = 'Only `/health`, `/auth/login`, `/auth/callback` and `/auth/refresh` pass without an access token.';
+    expect(rules(checkPublicRoutes(doc(list, 'internal-developers/README.md')))).toEqual(['public-routes']);
+    expect(checkPublicRoutes(doc(list, 'internal-developers/services/api-gateway.md'))).toEqual([]);
+  });
+
+  it('staff-organisation: one channel adds you', () => {
+    expect(rules(checkStaffOrganisation(doc('Ask in `#team-platform` to be added to the staff organisation.')))).toEqual([
+      'staff-organisation',
+    ]);
+    expect(checkStaffOrganisation(doc('`#team-identity` adds you to the staff organisation.'))).toEqual([]);
+  });
+
+  it('ci-matrix, tf-apply, ecs-secrets: the deployment facts', () => {
+    expect(rules(checkDeploymentFacts(doc('Add the new id to the CI matrix.')))).toEqual(['ci-matrix']);
+    expect(checkDeploymentFacts(doc('The CI matrix is derived from the folders in `apps/`.'))).toEqual([]);
+    expect(rules(checkDeploymentFacts(doc('```bash\nmake tf-apply ENV=shared\n```')))).toEqual(['tf-apply']);
+    expect(checkDeploymentFacts(doc('Never run `make tf-apply ENV=production` from a laptop.'))).toEqual([]);
+    expect(rules(checkDeploymentFacts(doc('```hcl\n  secret_arns = [aws_secretsmanager_secret.x.arn]\n```')))).toEqual(['ecs-secrets']);
+    expect(
+      rules(
+        checkDeploymentFacts(
+          doc('```text\n{ name = "DATABASE_URL", valueFrom = "arn:aws:secretsmanager:eu-central-1:1:secret:acme/dev/x-Ab12Cd" }\n```'),
+        ),
+      ),
+    ).toEqual(['ecs-secrets']);
+    expect(
+      checkDeploymentFacts(
+        doc(
+          '```text\n{ name = "DATABASE_URL", valueFrom = "arn:aws:secretsmanager:eu-central-1:1:secret:acme/dev/x-Ab12Cd:DATABASE_URL::" }\n```',
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it('logs-note: where the logs of make dev are is said once', () => {
+    expect(rules(checkLogsNote(doc('Under `make dev` the service prints its log in that terminal.')))).toEqual(['logs-note']);
+    expect(
+      checkLogsNote(
+        doc('Under `make dev` ([where its log is](./make-commands-reference.md#where-the-logs-are)) the log is in that terminal.'),
+      ),
+    ).toEqual([]);
+    expect(checkLogsNote(doc('1. Start it with `make dev`. The terminal prints `Debugger listening` before the start-up log.'))).toEqual(
+      [],
+    );
   });
 });

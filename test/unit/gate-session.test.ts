@@ -5,6 +5,7 @@
 import {
   clearMembersReloadMark,
   endGateSession,
+  gatePresent,
   reloadedForMembersRecently,
   reloadForMembersOnce,
   syncGateSession,
@@ -29,11 +30,40 @@ afterEach(() => {
 });
 
 describe('gate session (browser side)', () => {
-  it('sends nothing where no gate serves the site (a static host)', async () => {
+  it('sends no token where no gate serves the site (a static host)', async () => {
     await expect(syncGateSession(TOKEN, '/')).resolves.toBe('no-gate');
-    await endGateSession('/');
     expect(fetchSpy).not.toHaveBeenCalled();
   });
+
+  it('recognises the gate by its marker under either name, even behind a tossed portal_gate=0', async () => {
+    fetchSpy.mockResolvedValue(answer(200, {hadSession: true}));
+    expect(gatePresent('portal_gate=0; __Host-portal_gate=1')).toBe(true);
+    expect(gatePresent('portal_gate=0; portal_gate=1')).toBe(true);
+    expect(gatePresent('other=1; __Host-portal_gate=1')).toBe(true);
+    expect(gatePresent('portal_gate=0')).toBe(false);
+    expect(gatePresent('xportal_gate=1; portal_gate_x=1')).toBe(false);
+  });
+
+  it.each([404, 405])(
+    'asks the gate to end its session on sign-out without looking at any cookie; a static host answering %i is harmless and silent',
+    async (status) => {
+      const consoleSpies = (['error', 'warn', 'log'] as const).map((level) =>
+        jest.spyOn(console, level).mockImplementation(() => undefined),
+      );
+      try {
+        // No marker at all, as on a static host, or after a sibling subdomain tossed portal_gate=0.
+        document.cookie = 'portal_gate=0; Path=/';
+        fetchSpy.mockResolvedValue(new Response('Not Found', {status}));
+        await expect(endGateSession('/portal/')).resolves.toBeUndefined();
+        const [url, init] = fetchSpy.mock.calls[0] as [string, RequestInit];
+        expect(url).toBe('/portal/_portal/session');
+        expect(init).toMatchObject({method: 'DELETE', credentials: 'same-origin'});
+        consoleSpies.forEach((spy) => expect(spy).not.toHaveBeenCalled());
+      } finally {
+        consoleSpies.forEach((spy) => spy.mockRestore());
+      }
+    },
+  );
 
   it('posts the token in a JSON body, never in the URL or a header, to the site under its baseUrl', async () => {
     document.cookie = 'portal_gate=1; Path=/';

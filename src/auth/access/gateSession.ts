@@ -3,13 +3,37 @@
  * after every token refresh, hand the access token to the gate so it can set
  * (and renew) its HttpOnly session cookie; on sign-out, ask it to delete the
  * cookie. The gate marks the pages it serves with a readable `portal_gate`
- * cookie; without it (a static host such as GitHub Pages) nothing is sent.
+ * cookie (`__Host-portal_gate` over HTTPS); without it (a static host such as
+ * GitHub Pages) no token is sent. Sign-out asks for the deletion in every
+ * case: a marker is a cookie, which a sibling subdomain could toss to make
+ * the browser skip it.
  */
 
-import {parse as parseCookies} from 'cookie';
-
 export const GATE_MARKER_COOKIE = 'portal_gate';
+/**
+ * Over HTTPS the gate's cookies carry this prefix: a browser then accepts
+ * them only Secure, with Path=/ and no Domain, set by this very host, so a
+ * sibling subdomain can neither set nor shadow them.
+ */
+export const HOST_ONLY_PREFIX = '__Host-';
 export const SESSION_PATH = '_portal/session';
+
+/**
+ * Every value of every cookie named `name` in a Cookie header (or
+ * `document.cookie`), in order. The `cookie` package keeps only the first of
+ * several cookies of one name, which is the one a sibling subdomain can put
+ * in front (a longer Path, set earlier).
+ */
+export function cookieValues(header: string, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of header.split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator !== -1 && pair.slice(0, separator).trim() === name) {
+      values.push(pair.slice(separator + 1).trim());
+    }
+  }
+  return values;
+}
 
 /**
  * `started`: there was no session (the page on screen came from the public
@@ -90,8 +114,9 @@ export function clearMembersReloadMark(): void {
   }
 }
 
+/** Whether a gate served this page (its marker cookie, under either name; a tossed `portal_gate=0` in front cannot hide it). */
 export function gatePresent(cookies: string = typeof document === 'undefined' ? '' : document.cookie): boolean {
-  return parseCookies(cookies)[GATE_MARKER_COOKIE] === '1';
+  return [GATE_MARKER_COOKIE, `${HOST_ONLY_PREFIX}${GATE_MARKER_COOKIE}`].some((name) => cookieValues(cookies, name).includes('1'));
 }
 
 /**
@@ -128,17 +153,19 @@ export async function syncGateSession(accessToken: string, baseUrl: string): Pro
   }
 }
 
-/** Deletes the gate's cookie; resolves (never rejects) within `timeoutMs`. */
+/**
+ * Deletes the gate's cookie; resolves (never rejects) within `timeoutMs`.
+ * Sent whether or not the marker cookie says a gate is there (a cookie that
+ * script or a sibling subdomain can forge must not decide whether a session
+ * ends); a static host answers 404 or 405, which is ignored.
+ */
 export async function endGateSession(baseUrl: string, timeoutMs = 2000): Promise<void> {
-  if (!gatePresent()) {
-    return;
-  }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     await fetch(`${baseUrl}${SESSION_PATH}`, {method: 'DELETE', credentials: 'same-origin', keepalive: true, signal: controller.signal});
   } catch {
-    // The cookie still expires with the token.
+    // The cookie still expires with the token (or the gate's ceiling).
   } finally {
     clearTimeout(timer);
   }

@@ -192,6 +192,47 @@ export function EnvVarTable({service, shared, own = []}: {service?: ServiceId; s
   );
 }
 
+/**
+ * The variables `make setup` cannot fill in: required, without a local
+ * default. One row per variable with every `.env` file that needs it (the
+ * root `.env` for shared ones, `apps/<service-id>/.env` otherwise).
+ */
+export function VariablesToFill(): ReactNode {
+  const files = new Map<string, {variable: EnvVar; files: string[]}>();
+  const add = (variable: EnvVar, file: string) => {
+    const entry = files.get(variable.name) ?? {variable, files: []};
+    entry.files.push(file);
+    files.set(variable.name, entry);
+  };
+  SHARED_ENV.filter((variable) => variable.required && !variable.localDefault).forEach((variable) => add(variable, '.env'));
+  for (const service of SERVICES) {
+    service.env
+      .filter((variable) => variable.required && !variable.localDefault)
+      .forEach((variable) => add(variable, `apps/${service.id}/.env`));
+  }
+  return (
+    <FactTable headings={['Variable', 'Set it in', 'Meaning']}>
+      {[...files.values()].map(({variable, files: paths}) => (
+        <tr key={variable.name}>
+          <td>
+            <code>{variable.name}</code>
+            {variable.secret && ' (secret)'}
+          </td>
+          <td>
+            {paths.map((file, index) => (
+              <span key={file}>
+                {index > 0 && ', '}
+                <code>{file}</code>
+              </span>
+            ))}
+          </td>
+          <td>{variable.description}</td>
+        </tr>
+      ))}
+    </FactTable>
+  );
+}
+
 /** Every Makefile target, in `make help` order. */
 export function MakeTargetsTable(): ReactNode {
   return (

@@ -6,7 +6,7 @@
  */
 import type {Browser, BrowserContext, Locator, Page} from 'playwright-core';
 import {launchBrowser, watchProblems, type PageProblems} from '../../../scripts/support/browser';
-import {startStack, type Stack} from '../../../scripts/support/stack';
+import {startStack, type GateExchange, type Stack} from '../../../scripts/support/stack';
 
 export interface BrowserSuite {
   readonly stack: Stack;
@@ -29,9 +29,11 @@ export interface SuiteOptions {
   setUpContext?: (context: BrowserContext) => Promise<void>;
   /** Extra checks after each test, before its context closes. */
   checkContext?: (context: BrowserContext) => Promise<void> | void;
+  /** Sees every request the gate answered, as the gate received it. */
+  onGateAnswer?: (exchange: GateExchange) => void;
 }
 
-export function browserSuite({server = 'gate', setUpContext, checkContext}: SuiteOptions = {}): BrowserSuite {
+export function browserSuite({server = 'gate', setUpContext, checkContext, onGateAnswer}: SuiteOptions = {}): BrowserSuite {
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -39,7 +41,7 @@ export function browserSuite({server = 'gate', setUpContext, checkContext}: Suit
   let expected: RegExp[] = [];
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack({server}), launchBrowser()]);
+    [stack, browser] = await Promise.all([startStack({server, onGateAnswer}), launchBrowser()]);
   });
 
   afterAll(async () => {
