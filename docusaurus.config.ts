@@ -114,11 +114,7 @@ const config = {
   ssrTemplate: SSR_TEMPLATE,
 
   // Runs in the browser before hydration (see the file for why).
-  clientModules: [
-    './src/clientModules/announcementBar.ts',
-    './src/clientModules/idlePrefetch.ts',
-    './src/clientModules/keepHashTarget.ts',
-  ],
+  clientModules: ['./src/clientModules/announcementBar.ts', './src/clientModules/idlePrefetch.ts', './src/clientModules/keepHashTarget.ts'],
 
   plugins: [
     accessPlugin(accessPages, audience, process.env.PORTAL_ACCESS_MANIFEST),
@@ -134,9 +130,7 @@ const config = {
     }),
   ],
 
-  themes: [
-    '@docusaurus/theme-mermaid',
-  ],
+  themes: ['@docusaurus/theme-mermaid'],
 
   presets: [
     [

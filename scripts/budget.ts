@@ -107,7 +107,11 @@ async function main(): Promise<void> {
   }
   const problems = overBudget(measures, budget);
   if ((measures.searchOneQueryBytes ?? 0) > SEARCH_QUERY_LIMIT) {
-    problems.push({measure: 'searchOneQueryBytes (absolute limit)', actual: measures.searchOneQueryBytes as number, budget: SEARCH_QUERY_LIMIT});
+    problems.push({
+      measure: 'searchOneQueryBytes (absolute limit)',
+      actual: measures.searchOneQueryBytes as number,
+      budget: SEARCH_QUERY_LIMIT,
+    });
   }
   for (const problem of problems) {
     console.error(

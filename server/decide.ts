@@ -64,7 +64,10 @@ export function loadSite(buildDir: string, manifest: AccessManifest): Site {
   const roleRules = new Map(manifest.pages.filter((page) => page.rule.kind === 'roles').map((page) => [page.route, page.rule]));
   const searchIndexes = new Map<string, string>();
   for (const variant of manifest.searchIndexes ?? []) {
-    if (!variant.dir.startsWith(`${SEARCH_VARIANTS_DIR}/`) || !builds.members.get(`${variant.dir}/${SEARCH_BUNDLE_DIR}/pagefind-entry.json`)) {
+    if (
+      !variant.dir.startsWith(`${SEARCH_VARIANTS_DIR}/`) ||
+      !builds.members.get(`${variant.dir}/${SEARCH_BUNDLE_DIR}/pagefind-entry.json`)
+    ) {
       throw new Error(`access: the search bundle ${variant.dir}/${SEARCH_BUNDLE_DIR}/ is missing from build/members`);
     }
     searchIndexes.set([...variant.routes].sort().join('\n'), variant.dir);

@@ -48,10 +48,7 @@ const DOCS_PLUGIN = 'docusaurus-plugin-content-docs';
 /** Files the site writes for every reader besides the routes' own: the 404 page, the sitemap, the search indexes. */
 function isSiteOutput(file: string): boolean {
   return (
-    file === '404.html' ||
-    file === 'sitemap.xml' ||
-    file.startsWith(`${SEARCH_BUNDLE_DIR}/`) ||
-    file.startsWith(`${SEARCH_VARIANTS_DIR}/`)
+    file === '404.html' || file === 'sitemap.xml' || file.startsWith(`${SEARCH_BUNDLE_DIR}/`) || file.startsWith(`${SEARCH_VARIANTS_DIR}/`)
   );
 }
 

@@ -135,15 +135,7 @@ export async function writeSearchBundle({
   }
 }
 
-export function portalSearchPlugin({
-  pages,
-  audience,
-  variants,
-}: {
-  pages: AccessPage[];
-  audience: Audience;
-  variants: SearchIndexVariant[];
-}) {
+export function portalSearchPlugin({pages, audience, variants}: {pages: AccessPage[]; audience: Audience; variants: SearchIndexVariant[]}) {
   return function portalSearch(context: LoadContext): Plugin {
     const {baseUrl} = context.siteConfig;
     return {

@@ -256,7 +256,10 @@ describe('gate server', () => {
     expect(adminIndex.headers['cache-control']).toBe('private, no-cache');
     expect(adminIndex.headers.vary).toContain('Cookie');
     for (const cookie of [undefined, asDeveloper, asAdmin]) {
-      for (const spelling of [...spellingsOf('/_portal/search/v1/pagefind/pagefind-entry.json'), ...spellingsOf('/_portal/search/v1/pagefind/fragment/en_admin.pf_fragment')]) {
+      for (const spelling of [
+        ...spellingsOf('/_portal/search/v1/pagefind/pagefind-entry.json'),
+        ...spellingsOf('/_portal/search/v1/pagefind/fragment/en_admin.pf_fragment'),
+      ]) {
         const direct = await rawGetFollowing(origin, spelling.url, cookie ? {cookie} : {});
         expect([400, 404]).toContain(direct.status);
         expect(direct.body).not.toContain(ADMIN_TEXT);
@@ -648,7 +651,7 @@ describe('gate server: personal answers go to the site itself', () => {
     const answers = [
       await gate.inject({url: '/docs/admin', headers: {cookie: asAdmin}}),
       await gate.inject({url: ADMIN_CHUNK, headers: {cookie: asAdmin}}),
-      await gate.inject({url: '/search-index.json', headers: {cookie: asAdmin}}),
+      await gate.inject({url: '/pagefind/pagefind-entry.json', headers: {cookie: asAdmin}}),
       await gate.inject({url: ADMIN_CHUNK}),
       await postSession(gate, await developer()),
       await gate.inject({method: 'DELETE', url: '/_portal/session', headers: {host: 'localhost:3000'}}),
@@ -677,7 +680,7 @@ describe('gate server: personal answers go to the site itself', () => {
         });
         expect(html.body).toContain('Sign in to read this page');
         expect(html.body).not.toContain(ADMIN_TEXT);
-        const index = await server.inject({url: '/search-index.json', headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors'})});
+        const index = await server.inject({url: '/pagefind/pagefind-entry.json', headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors'})});
         expect(index.body).toContain('public pages');
         expect(index.body).not.toContain(ADMIN_TEXT);
         // An iframe is a navigation too, but not a top-level one.
@@ -687,11 +690,11 @@ describe('gate server: personal answers go to the site itself', () => {
         });
         expect(framed.body).not.toContain(ADMIN_TEXT);
         // The session was not read: the log names no reader.
-        for (const path of [ADMIN_CHUNK, '/docs/admin', '/search-index.json']) {
+        for (const path of [ADMIN_CHUNK, '/docs/admin', '/pagefind/pagefind-entry.json']) {
           expect(await requestLine(path)).toMatchObject({reader: null, access: 'refused', otherSite: true});
         }
         // The same cookie from the site's own pages still opens everything.
-        for (const url of [ADMIN_CHUNK, '/docs/admin', '/search-index.json']) {
+        for (const url of [ADMIN_CHUNK, '/docs/admin', '/pagefind/pagefind-entry.json']) {
           expect((await server.inject({url, headers: {cookie: asAdmin, 'sec-fetch-site': 'same-origin'}})).body).toContain(ADMIN_TEXT);
         }
       } finally {
@@ -954,11 +957,15 @@ describe('gate server: the audit log', () => {
       await server.inject({url: '/docs/ops', headers: {cookie: asDeveloper}});
       expect(await requestLine('/docs/ops')).toMatchObject({reader: {sub: 'user_developer'}, rule: 'signed-in', access: 'allowed'});
       clear();
-      await server.inject({url: '/search-index.json', headers: {cookie: asAdmin}});
-      expect(await requestLine('/search-index.json')).toMatchObject({reader: {sub: 'user_admin'}, rule: 'roles:admin', access: 'allowed'});
+      await server.inject({url: '/pagefind/pagefind-entry.json', headers: {cookie: asAdmin}});
+      expect(await requestLine('/pagefind/pagefind-entry.json')).toMatchObject({
+        reader: {sub: 'user_admin'},
+        rule: 'roles:admin',
+        access: 'allowed',
+      });
       clear();
-      await server.inject({url: '/search-index.json', headers: {cookie: asDeveloper}});
-      expect(await requestLine('/search-index.json')).toMatchObject({
+      await server.inject({url: '/pagefind/pagefind-entry.json', headers: {cookie: asDeveloper}});
+      expect(await requestLine('/pagefind/pagefind-entry.json')).toMatchObject({
         reader: {sub: 'user_developer'},
         rule: 'roles:admin',
         access: 'refused',

@@ -279,7 +279,9 @@ describe('runLeakCheck (npm run leak-check)', () => {
     write('build/members/pagefind/fragment/en_2.pf_fragment', gzipSync(JSON.stringify({content: `${FIRST} region`})));
     const leaked = runLeakCheck({root: tmp});
     expect(leaked.exitCode).toBe(1);
-    expect(leaked.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([path.join('build', 'members', 'pagefind', 'fragment', 'en_2.pf_fragment')]);
+    expect(leaked.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([
+      path.join('build', 'members', 'pagefind', 'fragment', 'en_2.pf_fragment'),
+    ]);
   });
 
   it('ignores phrases that a public page contains too', () => {

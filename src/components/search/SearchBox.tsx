@@ -8,6 +8,7 @@
  */
 import {useId, useRef, useState, type KeyboardEvent, type ReactNode} from 'react';
 import clsx from 'clsx';
+import Link from '@docusaurus/Link';
 import {useHistory} from '@docusaurus/router';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import Excerpt from './Excerpt';
@@ -116,6 +117,9 @@ export default function SearchBox(): ReactNode {
         <ul id={listId} role="listbox" aria-label="Search suggestions" className={styles.list}>
           {showList &&
             hits.map((hit, index) => (
+              // The keyboard reaches options through the box (aria-activedescendant), as the APG
+              // combobox pattern does: options are never focused, so they need no key handlers.
+              // eslint-disable-next-line jsx-a11y/click-events-have-key-events
               <li
                 key={hit.url}
                 id={optionId(index)}
@@ -138,16 +142,16 @@ export default function SearchBox(): ReactNode {
         {showList && status === 'done' && hits.length === 0 && <p className={styles.empty}>No results for “{query.trim()}”</p>}
         {showList && status === 'failed' && <p className={styles.empty}>Search is not available right now.</p>}
         {showList && hits.length > 0 && (
-          <a
+          <Link
             className={styles.all}
-            href={searchPageUrl(siteConfig.baseUrl, query)}
+            to={searchPageUrl(siteConfig.baseUrl, query)}
             onMouseDown={(event) => event.preventDefault()}
-            onClick={(event) => {
-              event.preventDefault();
-              go(searchPageUrl(siteConfig.baseUrl, query));
+            onClick={() => {
+              setOpen(false);
+              setActive(-1);
             }}>
             See all {answer?.total ?? hits.length} results
-          </a>
+          </Link>
         )}
       </div>
       <div role="status" aria-live="polite" className={styles.visuallyHidden}>

@@ -4,9 +4,10 @@
  * marked. Typing updates the address, so a search can be shared or
  * bookmarked; the count is announced politely to screen readers.
  */
-import {useEffect, useState, type ReactNode} from 'react';
+import {useCallback, useEffect, useSyncExternalStore, type ReactNode} from 'react';
 import Link from '@docusaurus/Link';
-import {useHistory, useLocation} from '@docusaurus/router';
+import {useHistory} from '@docusaurus/router';
+import Heading from '@theme/Heading';
 import Layout from '@theme/Layout';
 import Excerpt from './Excerpt';
 import {MAX_QUERY_LENGTH} from './pagefind';
@@ -18,24 +19,23 @@ import styles from './search.module.css';
 const MAX_RESULTS = 50;
 
 export default function SearchPage(): ReactNode {
-  const location = useLocation();
   const history = useHistory();
-  // Empty until the address is read after hydration: the server's page has no query.
-  const [query, setQuery] = useState('');
+  // The address is the query's one home: a link to /search?q=… (or Back) searches
+  // for it. The server's page has no query, so hydration starts from ''.
+  const subscribe = useCallback((onChange: () => void) => history.listen(onChange), [history]);
+  const query = useSyncExternalStore(
+    subscribe,
+    () => new URLSearchParams(window.location.search).get('q') ?? '',
+    () => '',
+  );
   const {answer, status, search} = useSearch(MAX_RESULTS);
-
-  // The address is the source of truth: a link to /search?q=… (or Back) searches for it.
-  useEffect(() => {
-    const fromAddress = new URLSearchParams(location.search).get('q') ?? '';
-    setQuery(fromAddress);
-    search(fromAddress);
-  }, [location.search, search]);
+  useEffect(() => search(query), [query, search]);
 
   const title = query.trim() ? `Search results for “${query.trim()}”` : 'Search the documentation';
   return (
     <Layout title={title} description="Search the Developer Portal">
       <main className={`container ${styles.page}`}>
-        <h1>{title}</h1>
+        <Heading as="h1">{title}</Heading>
         <input
           type="search"
           className={styles.pageInput}
@@ -43,10 +43,7 @@ export default function SearchPage(): ReactNode {
           placeholder="Search the documentation"
           maxLength={MAX_QUERY_LENGTH}
           value={query}
-          onChange={(event) => {
-            setQuery(event.target.value);
-            history.replace({search: event.target.value ? `?q=${encodeURIComponent(event.target.value)}` : ''});
-          }}
+          onChange={(event) => history.replace({search: event.target.value ? `?q=${encodeURIComponent(event.target.value)}` : ''})}
         />
         <div role="status" aria-live="polite" className={styles.visuallyHidden}>
           {announcement(status, answer?.total, query)}
@@ -61,9 +58,9 @@ export default function SearchPage(): ReactNode {
           )}
           {answer?.hits.map((hit) => (
             <article key={hit.url} className={styles.result}>
-              <h2>
+              <Heading as="h2">
                 <Link to={hit.url}>{hit.title}</Link>
-              </h2>
+              </Heading>
               <div className={styles.path}>
                 {hit.url.split('#')[0]}
                 {hit.section && ` › ${hit.section}`}
