@@ -3,11 +3,10 @@ import type * as Preset from '@docusaurus/preset-classic';
 import {PRODUCT_NAME} from './src/data/platform';
 import {readAuthSettings} from './src/auth/config';
 import {SSR_TEMPLATE} from './src/ssr/pageScripts';
-import {isRestricted} from './src/auth/access/rules';
 import {readAudience, scanAccessRules} from './plugins/access/manifest';
 import {accessMarkdownHooks, accessPlugin} from './plugins/access/plugin';
 import {searchIndexVariants} from './plugins/access/searchIndexes';
-import {portalSearch} from './plugins/search';
+import {portalSearchPlugin} from './plugins/search';
 import {codeBlocksPlugin} from './plugins/code-blocks';
 import {pageScriptsPlugin} from './plugins/page-scripts';
 import {minifyCachePlugin} from './plugins/minify-cache';
@@ -48,16 +47,6 @@ const auth = readAuthSettings(process.env, baseUrl);
 const audience = readAudience(process.env);
 const accessPages = scanAccessRules({siteDir: __dirname, baseUrl});
 const accessHooks = accessMarkdownHooks(__dirname, accessPages, audience);
-/**
- * Search-index exclusions: the public index leaves out every restricted
- * page; the members index leaves out role- and permission-restricted pages,
- * because every signed-in member downloads that one index.
- */
-const unsearchableRoutes = accessPages
-  .filter((page) => (audience === 'public' ? isRestricted(page.rule) : page.rule.kind === 'roles'))
-  // The search plugin matches routes without the baseUrl or a trailing slash.
-  .map((page) => page.route.slice(baseUrl.length).replace(/\/$/, ''));
-
 const codeTheme = stylesheetPrismTheme(CODE_THEMES.light, CODE_THEMES.dark);
 
 const config = {
@@ -125,12 +114,7 @@ const config = {
   ssrTemplate: SSR_TEMPLATE,
 
   // Runs in the browser before hydration (see the file for why).
-  clientModules: [
-    './src/clientModules/announcementBar.ts',
-    './src/clientModules/idlePrefetch.ts',
-    './src/clientModules/keepHashTarget.ts',
-    './src/clientModules/searchFocus.ts',
-  ],
+  clientModules: ['./src/clientModules/announcementBar.ts', './src/clientModules/idlePrefetch.ts', './src/clientModules/keepHashTarget.ts'],
 
   plugins: [
     accessPlugin(accessPages, audience, process.env.PORTAL_ACCESS_MANIFEST),
@@ -138,31 +122,15 @@ const config = {
     pageScriptsPlugin,
     minifyCachePlugin,
     postcssPlugin,
-  ],
-
-  themes: [
-    '@docusaurus/theme-mermaid',
-    // Local, offline full-text search: the index is built with the site and
-    // served as a static file, so no external search service is involved.
-    // plugins/search adds, in the members build, one index per set of role
-    // rules, which the gate hands to the readers those rules let in.
-    portalSearch({
-      search: {
-        hashed: true,
-        language: ['en'],
-        indexDocs: true,
-        indexBlog: false,
-        indexPages: false,
-        docsRouteBasePath: '/docs',
-        highlightSearchTermsOnTargetPage: false,
-        explicitSearchResultPath: true,
-        searchBarShortcutHint: true,
-        ignoreFiles: unsearchableRoutes,
-      },
+    // Search (Pagefind), one index per kind of reader: plugins/search.
+    portalSearchPlugin({
+      pages: accessPages,
+      audience,
       variants: audience === 'members' ? searchIndexVariants(accessPages) : [],
-      baseUrl,
     }),
   ],
+
+  themes: ['@docusaurus/theme-mermaid'],
 
   presets: [
     [

@@ -264,6 +264,8 @@ const BINARY_EXTENSIONS = new Set([
   '.wav',
   '.zip',
   '.wasm',
+  // The search bundle's WebAssembly (gzip inside).
+  '.pagefind',
 ]);
 
 /** Every file under `dir`, recursively, sorted, except binary images, fonts and media. */
@@ -275,11 +277,11 @@ export function searchableFiles(dir: string): string[] {
     .sort();
 }
 
-/** A file's content, decompressed when it is a precompressed copy (`.gz`, `.br`). */
+/** A file's content, decompressed when it is a precompressed copy (`.gz`, `.br`) or gzip inside (the search bundle's index chunks and fragments). */
 function readSearchable(file: string): string {
   const buffer = readFileSync(file);
   try {
-    if (file.endsWith('.gz')) {
+    if (file.endsWith('.gz') || (buffer[0] === 0x1f && buffer[1] === 0x8b)) {
       return gunzipSync(buffer).toString('utf8');
     }
     if (file.endsWith('.br')) {
@@ -541,18 +543,17 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
     // each file with the rules of the pages that use it.
     const fileRules = new Map(Object.entries(manifest.files ?? {}).map(([file, rules]) => [path.join(membersDir, file), rules]));
     const ruleOf = new Map(restricted.map((page) => [page.source, page.rule]));
-    const variantsOf = (page: string) =>
-      new Set(
-        (manifest.searchIndexes ?? [])
-          .filter((index) => index.routes.includes(restricted.find((candidate) => candidate.source === page)?.route ?? ''))
-          .map((index) => {
-            // Only the folder the gate never serves by name may hold a variant (never the index every member gets).
-            if (!index.file.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
-              throw new Error(`search index ${index.file} in the manifest is not under ${SEARCH_VARIANTS_DIR}/`);
-            }
-            return path.join(membersDir, index.file);
-          }),
-      );
+    /** The search bundles the gate gives only to readers who may read this page (every file under them). */
+    const variantDirsOf = (page: string) =>
+      (manifest.searchIndexes ?? [])
+        .filter((index) => index.routes.includes(restricted.find((candidate) => candidate.source === page)?.route ?? ''))
+        .map((index) => {
+          // Only the folder the gate never serves by name may hold a variant (never the bundle every member gets).
+          if (!index.dir.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
+            throw new Error(`search index ${index.dir} in the manifest is not under ${SEARCH_VARIANTS_DIR}/`);
+          }
+          return `${path.join(membersDir, index.dir)}${path.sep}`;
+        });
     // A restricted data module's texts may be where the page that shows them may be.
     const pageOf = new Map(pages.map((entry) => [entry.source, entry.page]));
     const membersLeaks = membersHits.filter((hit) => {
@@ -563,7 +564,7 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       }
       const held = fileRules.get(hit.file);
       const readersMayReadPage = held !== undefined && held.every((rule) => ruleImplies(rule, needed));
-      return !readersMayReadPage && !variantsOf(page).has(hit.file);
+      return !readersMayReadPage && !variantDirsOf(page).some((dir) => hit.file.startsWith(dir));
     });
     // Stylesheets are merged into files every page links (the bundler's
     // `styles` group), whatever page imports them: a members' stylesheet that

@@ -49,7 +49,9 @@ export function inlineScriptHashes(pages: string[]): string[] {
 export function contentSecurityPolicy(scriptHashes: string[], authOrigin: string | null): string {
   return [
     "default-src 'self'",
-    `script-src 'self' ${scriptHashes.join(' ')}`.trim(),
+    // 'wasm-unsafe-eval': search (Pagefind) compiles its WebAssembly; it allows
+    // that alone, never eval() or new Function().
+    `script-src 'self' 'wasm-unsafe-eval' ${scriptHashes.join(' ')}`.trim(),
     // React and mermaid set style attributes and <style> in SVGs; styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
     // Avatars come from the identity provider's image hosts.

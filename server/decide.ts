@@ -8,7 +8,7 @@
  */
 import {canRead, isRestricted, type AccessRule, type Principal} from '../src/auth/access/rules';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
-import {SEARCH_INDEX_FILE, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
+import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import {loadBuildFiles, type BuildFile, type BuildFiles} from './buildFiles';
 import {canonicalisePath} from './requestPath';
 
@@ -19,8 +19,8 @@ export interface Site {
   rules: Map<string, AccessRule[]>;
   /** Role-restricted pages' rules, by route: which search index a member gets. */
   roleRules: Map<string, AccessRule>;
-  /** The members' search index for each set of readable role-restricted routes (key: the routes, sorted, joined). */
-  searchIndexes: Map<string, BuildFile>;
+  /** The members' search bundle folder for each set of readable role-restricted routes (key: the routes, sorted, joined). */
+  searchIndexes: Map<string, string>;
 }
 
 export type Decision =
@@ -62,29 +62,31 @@ export function loadSite(buildDir: string, manifest: AccessManifest): Site {
     }
   }
   const roleRules = new Map(manifest.pages.filter((page) => page.rule.kind === 'roles').map((page) => [page.route, page.rule]));
-  const searchIndexes = new Map<string, BuildFile>();
+  const searchIndexes = new Map<string, string>();
   for (const variant of manifest.searchIndexes ?? []) {
-    const file = builds.members.get(variant.file);
-    if (!file) {
-      throw new Error(`access: the search index ${variant.file} is missing from build/members`);
+    if (
+      !variant.dir.startsWith(`${SEARCH_VARIANTS_DIR}/`) ||
+      !builds.members.get(`${variant.dir}/${SEARCH_BUNDLE_DIR}/pagefind-entry.json`)
+    ) {
+      throw new Error(`access: the search bundle ${variant.dir}/${SEARCH_BUNDLE_DIR}/ is missing from build/members`);
     }
-    searchIndexes.set([...variant.routes].sort().join('\n'), file);
+    searchIndexes.set([...variant.routes].sort().join('\n'), variant.dir);
   }
   return {baseUrl: manifest.baseUrl, builds, rules, roleRules, searchIndexes};
 }
 
-/** The members' search index this reader may download: the one holding exactly the role-restricted pages they may read. */
-function searchIndexFor(site: Site, principal: Principal, defaultIndex: BuildFile): BuildFile {
+/**
+ * The folder (in the members build) of the search bundle this member may
+ * use: the one holding exactly the role-restricted pages they may read; ''
+ * for the build's own, which holds none.
+ */
+function searchBundleFor(site: Site, principal: Principal): string {
   const readable = [...site.roleRules].filter(([, rule]) => canRead(rule, principal)).map(([route]) => route);
   if (readable.length === 0) {
-    return defaultIndex;
+    return '';
   }
-  const variant = site.searchIndexes.get(readable.sort().join('\n'));
-  if (!variant) {
-    // Never fall back to a larger index; the default one holds nothing that needs a role.
-    return defaultIndex;
-  }
-  return variant;
+  // Never fall back to a larger bundle; the default one holds nothing that needs a role.
+  return site.searchIndexes.get(readable.sort().join('\n')) ?? '';
 }
 
 type FileDecision = Extract<Decision, {kind: 'file'}>;
@@ -116,18 +118,27 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
     return notFound(site, 'public', false);
   }
   const relative = path.slice(site.baseUrl.length).replace(/\/$/, '');
-  const publicFile = site.builds.public.resolve(relative, trailingSlash);
-  const membersFile = site.builds.members.resolve(relative, trailingSlash);
-  const rules = membersFile ? site.rules.get(membersFile.name) : undefined;
-  if (membersFile?.name.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
+  if (relative === SEARCH_VARIANTS_DIR || relative.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
     // Variants are chosen by the session (below), never fetched by name.
     return notFound(site, 'public', false);
   }
+  if (relative.startsWith(`${SEARCH_BUNDLE_DIR}/`)) {
+    // Every file of the search bundle comes from the reader's own index,
+    // even where the bundles of two readers happen to hold the same bytes.
+    const principal = await readPrincipal();
+    if (!principal) {
+      const file = site.builds.public.get(relative);
+      return file ? serve('public', file, true) : notFound(site, 'public', true);
+    }
+    const dir = searchBundleFor(site, principal);
+    const file = site.builds.members.get(dir ? `${dir}/${relative}` : relative);
+    return file ? serve('members', file, true) : notFound(site, 'members', true);
+  }
+  const publicFile = site.builds.public.resolve(relative, trailingSlash);
+  const membersFile = site.builds.members.resolve(relative, trailingSlash);
+  const rules = membersFile ? site.rules.get(membersFile.name) : undefined;
 
-  // The search index is always chosen by the session, even when the default
-  // ones of the two builds happen to be the same bytes.
-  const isSearchIndex = membersFile?.name === SEARCH_INDEX_FILE;
-  if (!rules && !isSearchIndex && publicFile && (!membersFile || membersFile.etag === publicFile.etag)) {
+  if (!rules && publicFile && (!membersFile || membersFile.etag === publicFile.etag)) {
     return serve('public', publicFile, false);
   }
   const principal = await readPrincipal();
@@ -140,9 +151,6 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
     return withheld ? serve('public', withheld, true) : notFound(site, 'public', true);
   }
   if (principal) {
-    if (membersFile && isSearchIndex) {
-      return serve('members', searchIndexFor(site, principal, membersFile), true);
-    }
     if (membersFile) {
       return serve('members', membersFile, true);
     }

@@ -32,7 +32,7 @@ import {jwtVerify, type JWTPayload} from 'jose';
 import Negotiator from 'negotiator';
 import {namesRulesUse, principalFromClaims, type AccessRule, type Principal} from '../src/auth/access/rules';
 import {GATE_MARKER_COOKIE, HOST_ONLY_PREFIX, SESSION_PATH} from '../src/auth/access/gateSession';
-import {SEARCH_INDEX_FILE, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
+import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
 import {SECURITY_HEADERS_FILE} from './buildFiles';
 import {decide, loadSite, type Decision} from './decide';
@@ -209,7 +209,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     [...new Set(routes.flatMap((route) => (site.roleRules.has(route) ? [describeRule(site.roleRules.get(route) as AccessRule)] : [])))]
       .sort()
       .join(' | ');
-  const searchVariantRules = new Map((manifest.searchIndexes ?? []).map((variant) => [variant.file, rulesOf(variant.routes)]));
+  const searchVariantRules = new Map((manifest.searchIndexes ?? []).map((variant) => [variant.dir, rulesOf(variant.routes)]));
   const allRoleRules = rulesOf([...site.roleRules.keys()]);
 
   /** A refusal in fixed words: the site's headers, never cached, never echoing the request. */
@@ -540,11 +540,14 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     const reader = session ? {sub: session.subject, sid: session.providerSessionId} : null;
     if (decision.kind === 'file' && decision.personal) {
       const {name} = decision.file;
-      if (name === SEARCH_INDEX_FILE || name.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
-        const variant = decision.audience === 'members' ? searchVariantRules.get(name) : undefined;
-        if (variant !== undefined) {
-          return {reader, rule: variant, access: 'allowed'};
-        }
+      // A role search bundle served: every file of it. The reader's own bundle
+      // instead: one line, for the file that chooses the index (its entry).
+      const variantDir = /^(_portal\/search\/[^/]+)\//.exec(name)?.[1];
+      if (name.startsWith(`${SEARCH_VARIANTS_DIR}/`) && variantDir !== undefined) {
+        const variant = decision.audience === 'members' ? searchVariantRules.get(variantDir) : undefined;
+        return variant === undefined ? null : {reader, rule: variant, access: 'allowed'};
+      }
+      if (name === `${SEARCH_BUNDLE_DIR}/pagefind-entry.json`) {
         return allRoleRules === '' ? null : {reader, rule: allRoleRules, access: 'refused'};
       }
       const rules = site.rules.get(name);

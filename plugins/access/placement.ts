@@ -20,7 +20,7 @@
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {isRestricted, PUBLIC_RULE, type AccessRule} from '../../src/auth/access/rules';
-import {SEARCH_INDEX_FILE, SEARCH_VARIANTS_DIR} from '../../src/auth/access/searchIndex';
+import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../../src/auth/access/searchIndex';
 import {filesUnder} from '../../scripts/support/files';
 import {routePathOfChunkKey} from '../routeChunkNames';
 import {filesReachedFrom, siteWideFiles, type BundleGraph} from './bundleGraph';
@@ -48,11 +48,7 @@ const DOCS_PLUGIN = 'docusaurus-plugin-content-docs';
 /** Files the site writes for every reader besides the routes' own: the 404 page, the sitemap, the search indexes. */
 function isSiteOutput(file: string): boolean {
   return (
-    file === '404.html' ||
-    file === 'sitemap.xml' ||
-    file === SEARCH_INDEX_FILE ||
-    /^search-index(-[\w-]+)?\.json$/.test(file) ||
-    file.startsWith(`${SEARCH_VARIANTS_DIR}/`)
+    file === '404.html' || file === 'sitemap.xml' || file.startsWith(`${SEARCH_BUNDLE_DIR}/`) || file.startsWith(`${SEARCH_VARIANTS_DIR}/`)
   );
 }
 

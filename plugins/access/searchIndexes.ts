@@ -1,12 +1,12 @@
 /**
- * Search that finds exactly what each reader may read. Every build's
- * `search-index.json` holds what its least-privileged reader may read (the
- * public build: public pages; the members build: also signed-in pages). Pages
- * that need a role get extra indexes in the members build, one per set of
- * such rules a reader can satisfy; the gate (server/decide.ts) answers a
- * member's request for `search-index.json` with the one that matches the
- * verified session, so nobody downloads the text of a page they may not read,
- * and the search plugin's client stays as it is. Static hosts serve the
+ * Search that finds exactly what each reader may read. Every build's search
+ * bundle (`pagefind/`, plugins/search) holds what its least-privileged reader
+ * may read (the public build: public pages; the members build: also
+ * signed-in pages). Pages that need a role get extra indexes in the members
+ * build, one per set of such rules a reader can satisfy; the gate
+ * (server/decide.ts) answers a member's requests under `pagefind/` from the
+ * one that matches the verified session, so nobody downloads a fragment, a
+ * title or an excerpt of a page they may not read. Static hosts serve the
  * public build only, so only the public index exists there.
  */
 import {createHash} from 'node:crypto';
@@ -18,8 +18,8 @@ import type {AccessPage} from './manifest';
 const MAX_ROLE_RULES = 4;
 
 export interface SearchIndexVariant {
-  /** Relative to the members build. */
-  file: string;
+  /** Relative to the members build: the folder holding this index's search bundle (`<dir>/pagefind/`). */
+  dir: string;
   /** The role-restricted routes this index includes (a reader who may read all of them, and no other, gets it). */
   routes: string[];
 }
@@ -50,7 +50,7 @@ export function searchIndexVariants(pages: AccessPage[]): SearchIndexVariant[] {
       .flatMap((rule) => rule.routes)
       .sort();
     const key = createHash('sha256').update(routes.join('\n')).digest('hex').slice(0, 12);
-    variants.push({file: `${SEARCH_VARIANTS_DIR}/${key}.json`, routes});
+    variants.push({dir: `${SEARCH_VARIANTS_DIR}/${key}`, routes});
   }
   return variants;
 }

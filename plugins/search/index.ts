@@ -1,221 +1,166 @@
 /**
- * The local search theme (@easyops-cn/docusaurus-search-local), used as it
- * is but for how its index files are written (writeSearchIndexes: the same
- * indexes, from fewer readings of the pages), plus, in the members build,
- * the extra indexes of
- * plugins/access/searchIndexes.ts: for each variant the same plugin, with
- * the role-restricted pages that variant may hold taken out of its
- * `ignoreFiles`, has its own index, written to the variant's file.
+ * Search that scales: Pagefind (docs/decisions/0001-search.md says why).
+ * After a build, its doc pages are indexed with Pagefind's own command line
+ * into a search bundle split into small files: the search script and its
+ * WebAssembly, index chunks fetched by the words of a query, and one fragment
+ * per page fetched for the results shown. A query downloads a small part of
+ * the index whatever the site's size, from any static host.
  *
- * The members build makes all its indexes from one reading of its pages:
- * reading and parsing the HTML is most of an index's cost (about 0.9 of
- * 1.4 s here), and every index reads the same pages but for a few. And a
- * page reads the same in both audiences' builds unless its HTML differs
- * (pageReadings below), so the members build reads again only the pages the
- * public build withheld. It uses the plugin's own steps for this (reading
- * the pages, then building an index from the documents found), which its
- * package does not export: the version is pinned in package.json, and
- * test/node/search-plugin.test.ts checks that the indexes hold what the
- * plugin's own postBuild writes for each.
+ * Each bundle holds exactly the pages one kind of reader may read:
+ * - public build: `pagefind/` with the public pages;
+ * - members build: `pagefind/` with the public and signed-in pages, and one
+ *   bundle per set of role rules (plugins/access/searchIndexes.ts) under
+ *   `_portal/search/<id>/pagefind/`, which the gate serves in place of
+ *   `pagefind/` to the readers those rules let in (server/decide.ts).
+ *
+ * Pagefind reads the pages from a folder: each bundle's pages are linked
+ * into a temporary folder of their own, so a page a reader may not read is
+ * never in that reader's bundle, by construction.
+ *
+ * The plugin also adds the `/search` page (src/components/search).
  */
-import {createHash} from 'node:crypto';
-import {writeFileSync, mkdirSync} from 'node:fs';
-import {readFile} from 'node:fs/promises';
+import {spawn} from 'node:child_process';
+import {copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
-import type {LoadContext, Plugin, Props} from '@docusaurus/types';
-import {normalizePluginOptions} from '@docusaurus/utils-validation';
-import type {PluginOptions as SearchOptions} from '@easyops-cn/docusaurus-search-local';
-import {SEARCH_INDEX_FILE} from '../../src/auth/access/searchIndex';
+import type {LoadContext, Plugin} from '@docusaurus/types';
+import {isRestricted} from '../../src/auth/access/rules';
+import {SEARCH_BUNDLE_DIR} from '../../src/auth/access/searchIndex';
+import type {AccessPage, Audience} from '../access/manifest';
 import type {SearchIndexVariant} from '../access/searchIndexes';
-import {withoutScriptLoader} from '../page-scripts';
+import {filesUnder} from '../../scripts/support/files';
 
-/** The package types its options only; these are its CommonJS exports. */
-interface SearchLocalModule {
-  default: (context: LoadContext, options: SearchOptions) => Plugin;
-  validateOptions: (context: {options: SearchOptions; validate: typeof normalizePluginOptions}) => SearchOptions;
+/** What Pagefind indexes of a page: the doc's own text (title, headings, prose, code, tables), not the navigation. */
+export const SEARCH_ROOT_SELECTOR = '.theme-doc-markdown';
+/** Left out of the index: heading anchors ("Direct link to …") and the withheld-page notice. */
+const EXCLUDE_SELECTORS = ['.hash-link', '[data-portal-restricted]'];
+/** Kept inside words: env vars (`DATABASE_URL`), make targets (`db-migrate`), ports in `host:port`. */
+const INCLUDE_CHARACTERS = '_-';
+/** Pagefind writes these for its own ready-made interfaces; the portal has its own search box. */
+const UNUSED_BUNDLE_FILES = /^pagefind-(?:ui|component-ui|modular-ui|highlight)\.(?:js|css)$/;
+
+export interface SearchBundle {
+  /** Folder, relative to the build, that holds the bundle's `pagefind/`. '' for the build's own. */
+  dir: string;
+  /** Routes of the pages it holds. */
+  routes: string[];
 }
 
-/** Loaded when Docusaurus builds, not when the config is merely read (tests read it in jsdom). */
-function loadSearchLocal(): SearchLocalModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('@easyops-cn/docusaurus-search-local') as SearchLocalModule;
+/** The bundles a build gets: its own, and in the members build one per role variant. */
+export function searchBundles(pages: AccessPage[], audience: Audience, variants: SearchIndexVariant[]): SearchBundle[] {
+  const base = pages
+    .filter((page) => (audience === 'public' ? !isRestricted(page.rule) : page.rule.kind !== 'roles'))
+    .map((page) => page.route);
+  return [
+    {dir: '', routes: base},
+    ...(audience === 'members' ? variants.map((variant) => ({dir: variant.dir, routes: [...base, ...variant.routes]})) : []),
+  ];
 }
 
-/** The plugin's options after its own processing (lists made arrays, paths resolved). */
-type ProcessedOptions = SearchOptions & {__processed: true};
-
-/** A page the plugin indexes. */
-interface IndexedPage {
-  filePath: string;
-  url: string;
-  type: string;
-}
-
-/** A searchable item (title, heading, description, keywords or a paragraph): its number in `i`, its page's URL in `u`. */
-interface SearchDocument {
-  i: number;
-  u: string;
-}
-
-/** The plugin's steps between a finished build and its index files (dist/server/server/utils/). */
-interface SearchLocalSteps {
-  processPluginOptions(options: SearchOptions, context: LoadContext): ProcessedOptions;
-  processDocInfos(props: Props, config: ProcessedOptions): {outDir: string; paths: IndexedPage[]}[];
-  /** Five lists: titles, headings, descriptions, keywords, content. */
-  scanDocuments(pages: IndexedPage[], config: ProcessedOptions): Promise<SearchDocument[][]>;
-  buildIndex(documents: SearchDocument[][], config: ProcessedOptions): unknown;
-}
-
-function loadSearchLocalSteps(): SearchLocalSteps {
-  const step = (name: string) =>
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    require(`@easyops-cn/docusaurus-search-local/dist/server/server/utils/${name}`) as Record<string, unknown>;
-  const steps = {
-    processPluginOptions: step('processPluginOptions').processPluginOptions,
-    processDocInfos: step('processDocInfos').processDocInfos,
-    scanDocuments: step('scanDocuments').scanDocuments,
-    buildIndex: step('buildIndex').buildIndex,
-  };
-  for (const [name, value] of Object.entries(steps)) {
-    if (typeof value !== 'function') {
-      throw new Error(`search: @easyops-cn/docusaurus-search-local no longer has its ${name} step; see plugins/search/index.ts`);
-    }
-  }
-  return steps as unknown as SearchLocalSteps;
-}
-
-/** What reading one page gave: its documents in each of the plugin's lists. */
-type PageReading = SearchDocument[][];
-
-const PAGE_READINGS = Symbol.for('developer-portal:search-page-readings');
-
-/**
- * The pages read in this process, by everything a reading depends on. They
- * live on globalThis because Docusaurus evaluates this module afresh for
- * each build, and the point is to carry them from the public build to the
- * members build.
- */
-function pageReadings(): Map<string, PageReading> {
-  const store = globalThis as typeof globalThis & {[PAGE_READINGS]?: Map<string, PageReading>};
-  store[PAGE_READINGS] ??= new Map();
-  return store[PAGE_READINGS];
-}
-
-/**
- * What a page's reading depends on: its URL and type, the reading's options,
- * and its HTML without the script loader. The loader names the app's
- * scripts, which differ between the audiences' builds; the reading takes
- * the page's text, never a script. Any other difference, such as a withheld
- * page's real content, makes a new key, so a reading is reused only for a
- * page it was made from.
- */
-function readingKey(page: IndexedPage, html: string, config: ProcessedOptions): string {
-  const {ignoreCssSelectors, forceIgnoreNoIndex} = config;
-  return createHash('sha256')
-    .update(JSON.stringify([page.url, page.type, ignoreCssSelectors, forceIgnoreNoIndex, withoutScriptLoader(html)]))
-    .digest('hex');
-}
-
-/**
- * The documents of these pages, in the plugin's lists and page order, as its
- * own reading gives them; pages read before in this process are not read
- * again. Their documents keep their numbers: the plugin numbers documents
- * with one counter for the process (Node keeps its package loaded between
- * builds), so numbers stay distinct, which is checked.
- */
-async function readPages(steps: SearchLocalSteps, pages: IndexedPage[], config: ProcessedOptions): Promise<SearchDocument[][]> {
-  const readings = pageReadings();
-  const keys = await Promise.all(pages.map(async (page) => readingKey(page, await readFile(page.filePath, 'utf8'), config)));
-  const unread = keys.flatMap((key, index) => (readings.has(key) ? [] : [index]));
-  const scanned = await steps.scanDocuments(
-    unread.map((index) => pages[index]!),
-    config,
-  );
-  for (const index of unread) {
-    readings.set(
-      keys[index]!,
-      scanned.map((list) => list.filter((document) => document.u === pages[index]!.url)),
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {stdio: ['ignore', 'pipe', 'pipe']});
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`search: pagefind exited with ${code}:\n${output.slice(-2000)}`)),
     );
-  }
-  const lists: SearchDocument[][] = scanned.map(() => []);
-  for (const key of keys) {
-    readings.get(key)!.forEach((documents, list) => lists[list]!.push(...documents));
-  }
-  for (const list of lists) {
-    if (new Set(list.map((document) => document.i)).size !== list.length) {
-      throw new Error('search: pages read by an earlier build share document numbers with new ones; see readPages in plugins/search');
-    }
-  }
-  return lists;
-}
-
-/** An index to write: the plugin's options for it, and its file, relative to the build. */
-export interface SearchIndexTarget {
-  options: SearchOptions;
-  file: string;
-}
-
-/**
- * Writes several indexes of one build from a single reading of its pages:
- * each gets the documents of exactly the pages the plugin would index with
- * that index's options.
- */
-export async function writeSearchIndexes(context: LoadContext, props: Props, targets: SearchIndexTarget[]): Promise<void> {
-  const steps = loadSearchLocalSteps();
-  const planned = targets.map((target) => {
-    const config = steps.processPluginOptions(target.options, context);
-    if (config.searchContextByPaths) {
-      throw new Error('search: searchContextByPaths writes several files per index, which plugins/search does not handle');
-    }
-    const versions = steps.processDocInfos(props, config);
-    if (versions.length > 1) {
-      throw new Error('search: more than one docs version, which plugins/search does not handle');
-    }
-    return {...target, config, pages: versions[0]?.paths ?? []};
   });
-  const allPages = new Map(planned.flatMap(({pages}) => pages.map((page) => [page.filePath, page] as const)));
-  const scanned = await readPages(steps, [...allPages.values()], planned[0]!.config);
-  for (const {file, config, pages} of planned) {
-    const urls = new Set(pages.map((page) => page.url));
-    const documents = scanned.map((list) => list.filter((document) => urls.has(document.u)));
-    const destination = path.join(props.outDir, file);
-    mkdirSync(path.dirname(destination), {recursive: true});
-    writeFileSync(destination, JSON.stringify(steps.buildIndex(documents, config)));
+}
+
+/** The HTML file of a route in a build (Docusaurus writes `x/index.html`, or `x.html` without trailing slashes). */
+function htmlOf(outDir: string, baseUrl: string, route: string): string {
+  const relative = route.slice(baseUrl.length).replace(/\/$/, '');
+  const candidates = relative === '' ? ['index.html'] : [`${relative}/index.html`, `${relative}.html`];
+  const found = candidates.find((candidate) => existsSync(path.join(outDir, candidate)));
+  if (!found) {
+    throw new Error(`search: no HTML file for ${route} in ${outDir}`);
+  }
+  return found;
+}
+
+/** Writes one bundle: the pages linked into a folder of their own, indexed by Pagefind's command line. */
+export async function writeSearchBundle({
+  outDir,
+  baseUrl,
+  bundle,
+  pagefindBin,
+}: {
+  outDir: string;
+  baseUrl: string;
+  bundle: SearchBundle;
+  /** Pagefind's command (the package's `bin`; its `exports` name no other file). */
+  pagefindBin: string;
+}): Promise<string> {
+  const site = mkdtempSync(path.join(tmpdir(), 'portal-search-'));
+  try {
+    for (const route of bundle.routes) {
+      const html = htmlOf(outDir, baseUrl, route);
+      const target = path.join(site, html);
+      mkdirSync(path.dirname(target), {recursive: true});
+      try {
+        linkSync(path.join(outDir, html), target);
+      } catch {
+        // Another file system: a copy reads the same.
+        copyFileSync(path.join(outDir, html), target);
+      }
+    }
+    const output = path.join(outDir, bundle.dir, SEARCH_BUNDLE_DIR);
+    rmSync(output, {recursive: true, force: true});
+    await run(pagefindBin, [
+      '--site',
+      site,
+      '--output-path',
+      output,
+      '--root-selector',
+      SEARCH_ROOT_SELECTOR,
+      '--exclude-selectors',
+      EXCLUDE_SELECTORS.join(', '),
+      '--force-language',
+      'en',
+      '--include-characters',
+      INCLUDE_CHARACTERS,
+      '--quiet',
+    ]);
+    for (const file of readdirSync(output)) {
+      if (UNUSED_BUNDLE_FILES.test(file)) {
+        rmSync(path.join(output, file));
+      }
+    }
+    return output;
+  } finally {
+    rmSync(site, {recursive: true, force: true});
   }
 }
 
-export interface PortalSearchOptions {
-  search: SearchOptions;
-  /** Members build only: the variants to write. */
-  variants: SearchIndexVariant[];
-  baseUrl: string;
-}
-
-/** The search theme for this build: its options validated by its own schema, as Docusaurus would. */
-export function portalSearch({search: rawSearch, variants, baseUrl}: PortalSearchOptions) {
-  return function portalSearchPlugin(context: LoadContext): Plugin {
-    const searchLocalModule = loadSearchLocal();
-    const searchLocal = searchLocalModule.default;
-    const search = searchLocalModule.validateOptions({options: rawSearch, validate: normalizePluginOptions});
-    const plugin = searchLocal(context, search);
-    if (!plugin.postBuild) {
-      return plugin;
-    }
-    // The search plugin matches routes without the baseUrl or a trailing slash.
-    const route = (full: string) => full.slice(baseUrl.length).replace(/\/$/, '');
-    const targets: SearchIndexTarget[] = [
-      {options: search, file: SEARCH_INDEX_FILE},
-      ...variants.map((variant) => {
-        const included = new Set(variant.routes.map(route));
-        const ignoreFiles = ([] as (string | RegExp)[])
-          .concat(search.ignoreFiles ?? [])
-          .filter((entry) => typeof entry !== 'string' || !included.has(entry));
-        return {options: {...search, ignoreFiles}, file: variant.file};
-      }),
-    ];
+export function portalSearchPlugin({pages, audience, variants}: {pages: AccessPage[]; audience: Audience; variants: SearchIndexVariant[]}) {
+  return function portalSearch(context: LoadContext): Plugin {
+    const {baseUrl} = context.siteConfig;
     return {
-      ...plugin,
-      postBuild: (props) => writeSearchIndexes(context, props, targets),
+      name: 'portal-search',
+      async contentLoaded({actions}) {
+        actions.addRoute({path: `${baseUrl}search`, component: '@site/src/components/search/SearchPage.tsx', exact: true});
+      },
+      async postBuild({outDir}) {
+        const bundles = searchBundles(pages, audience, variants);
+        // One after the other: each run uses both cores.
+        for (const bundle of bundles) {
+          const started = performance.now();
+          const written = await writeSearchBundle({
+            outDir,
+            baseUrl,
+            bundle,
+            pagefindBin: path.join(context.siteDir, 'node_modules', '.bin', 'pagefind'),
+          });
+          const files = filesUnder(written);
+          const bytes = files.reduce((sum, file) => sum + statSync(file.full).size, 0);
+          console.log(
+            `[search] ${path.relative(outDir, written)}/: ${bundle.routes.length} pages in ${((performance.now() - started) / 1000).toFixed(1)} s, ${files.length} files, ${(bytes / 1024 / 1024).toFixed(1)} MB`,
+          );
+        }
+      },
     };
   };
 }

@@ -4,6 +4,7 @@
  */
 import {existsSync, readFileSync, readdirSync} from 'node:fs';
 import path from 'node:path';
+import {gunzipSync} from 'node:zlib';
 import {decodeHTML} from 'entities';
 import config from '../../docusaurus.config';
 import {filesUnder} from '../../scripts/support/files';
@@ -112,10 +113,20 @@ describe('production build', () => {
   describe('restricted pages in the public build', () => {
     const manifest = JSON.parse(readFileSync(path.join(root, 'build', 'access-manifest.json'), 'utf8')) as AccessManifest;
     const restricted = manifest.pages.filter((page) => page.rule.kind !== 'public');
+    /** The URLs of the pages a build's search bundle holds (one fragment per page, gzip inside). */
     const searchIndex = (audience: string) =>
-      readdirSync(path.join(root, 'build', audience))
-        .filter((file) => /^search-index.*\.json$/.test(file))
-        .map((file) => readFileSync(path.join(root, 'build', audience, file), 'utf8'))
+      readdirSync(path.join(root, 'build', audience, 'pagefind', 'fragment'))
+        .map(
+          (file) =>
+            // Pagefind marks its decompressed files with a signature before the JSON.
+            JSON.parse(
+              gunzipSync(readFileSync(path.join(root, 'build', audience, 'pagefind', 'fragment', file)))
+                .toString('utf8')
+                .replace(/^pagefind_dcd/, ''),
+            ) as {url: string},
+        )
+        // Pagefind keeps the folder's slash (/docs/x/); routes have none.
+        .map((fragment) => `"${fragment.url.replace(/(.)\/$/, '$1')}"`)
         .join('\n');
 
     it('restricts at least three pages', () => {

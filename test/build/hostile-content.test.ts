@@ -16,6 +16,7 @@ import {spawnSync} from 'node:child_process';
 import {randomBytes} from 'node:crypto';
 import {readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
+import {gunzipSync} from 'node:zlib';
 import type {FastifyInstance} from 'fastify';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
 import type {AccessManifest} from '../../plugins/access/manifest';
@@ -141,7 +142,9 @@ async function everythingFor(fetchOne: (url: string) => Promise<Buffer>): Promis
   const where: string[] = [];
   let gotImage = false;
   for (const url of urls) {
-    const body = await fetchOne(url);
+    const raw = await fetchOne(url);
+    // Search fragments and index chunks are gzip inside: look at what they hold.
+    const body = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw;
     const text = body.toString('utf8');
     for (const [key, marker] of Object.entries(MARKERS)) {
       if (text.includes(marker)) {

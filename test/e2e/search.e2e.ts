@@ -7,6 +7,7 @@
  * Service text.
  */
 import {readFileSync} from 'node:fs';
+import {gunzipSync} from 'node:zlib';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
 import sidebars from '../../sidebars';
@@ -40,15 +41,17 @@ const PUBLIC_WORD = wordOnlyIn(PUBLIC_ID);
 const suite = browserSuite();
 
 /**
- * Every search index body this page downloads: each answer passes through
- * this route handler, which reads it in full before handing it to the page,
- * so none can slip past (a listener could miss a body once the page moves on).
+ * Every file of the search bundle this page downloads (`pagefind/…`: the
+ * index chunks and the pages' fragments, gzip inside), as text: each answer
+ * passes through this route handler, which reads it in full before handing
+ * it to the page, so none can slip past.
  */
 async function recordIndexes(page: Page): Promise<string[]> {
   const bodies: string[] = [];
-  await page.route('**/search-index.json*', async (route) => {
+  await page.route('**/pagefind/**', async (route) => {
     const response = await route.fetch();
-    bodies.push(await response.text());
+    const body = await response.body();
+    bodies.push((body[0] === 0x1f && body[1] === 0x8b ? gunzipSync(body) : body).toString('utf8'));
     await route.fulfill({response});
   });
   return bodies;
@@ -58,14 +61,14 @@ async function suggestions(page: Page, word: string): Promise<string[]> {
   const input = page.locator('input[aria-label="Search"]');
   await input.fill('');
   await input.fill(word);
-  // Either suggestions or the plugin's "No results" appear once the index has answered.
+  // Either suggestions or "No results" appear once the index has answered.
   await page.locator('[role="option"], :text("No results")').first().waitFor();
   return page.getByRole('option').allInnerTexts();
 }
 
 async function searchPage(page: Page, word: string): Promise<string> {
   await page.goto(`${suite.stack.siteUrl}/search?q=${encodeURIComponent(word)}`, {waitUntil: 'networkidle'});
-  // The results (each an <article> with the page's path), or the plugin's empty state.
+  // The results (each an <article> with the page's path), or the empty state.
   await page.locator('article h2, :text("No documents were found")').first().waitFor();
   return (await page.locator('article').allInnerTexts()).join('\n');
 }
@@ -108,8 +111,8 @@ describe('search box and keyboard focus', () => {
     await page.keyboard.press('Tab');
     const went = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120));
     expect(await onBox()).toBe(false);
-    // The plugin's suggestions are set up once the index is loaded (and it then focused the box again).
-    await page.waitForFunction(() => document.querySelector('.navbar__search-input')?.hasAttribute('aria-autocomplete'));
+    // The search script has loaded (a search box that took focus back would have done it by now).
+    await page.waitForFunction(() => document.querySelector('[data-search-ready]') !== null);
     expect(await onBox()).toBe(false);
     await expect(page.evaluate(() => document.activeElement?.outerHTML.slice(0, 120))).resolves.toBe(went);
 

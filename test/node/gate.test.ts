@@ -142,9 +142,11 @@ beforeAll(async () => {
   write(path.join(dir, 'members', ADMIN_CHUNK), ADMIN_TEXT);
   // A page only a restricted page brings (a tag page): no public version exists.
   write(path.join(dir, 'members', 'docs', 'tags', 'admin-only', 'index.html'), `<h1>Tagged</h1><p>${ADMIN_TEXT}</p>`);
-  write(path.join(dir, 'public', 'search-index.json'), '[{"documents": ["public pages"]}]');
-  write(path.join(dir, 'members', 'search-index.json'), '[{"documents": ["public and signed-in pages"]}]');
-  write(path.join(dir, 'members', '_portal', 'search', 'v1.json'), `[{"documents": ["${ADMIN_TEXT}"]}]`);
+  // The search bundles (plugins/search): each holds the pages its readers may read.
+  write(path.join(dir, 'public', 'pagefind', 'pagefind-entry.json'), '{"pages": "public pages"}');
+  write(path.join(dir, 'members', 'pagefind', 'pagefind-entry.json'), '{"pages": "public and signed-in pages"}');
+  write(path.join(dir, 'members', '_portal', 'search', 'v1', 'pagefind', 'pagefind-entry.json'), `{"pages": "${ADMIN_TEXT}"}`);
+  write(path.join(dir, 'members', '_portal', 'search', 'v1', 'pagefind', 'fragment', 'en_admin.pf_fragment'), ADMIN_TEXT);
   write(
     path.join(dir, 'access-manifest.json'),
     JSON.stringify({
@@ -167,7 +169,7 @@ beforeAll(async () => {
         [ADMIN_CHUNK.slice(1)]: [{kind: 'roles', roles: ['admin'], permissions: []}],
         'docs/tags/admin-only/index.html': [{kind: 'roles', roles: ['admin'], permissions: []}],
       },
-      searchIndexes: [{file: '_portal/search/v1.json', routes: ['/docs/admin']}],
+      searchIndexes: [{dir: '_portal/search/v1', routes: ['/docs/admin']}],
     }),
   );
   gate = await gateWith();
@@ -238,43 +240,51 @@ describe('gate server', () => {
     }
   });
 
-  it('gives each reader the search index of exactly what they may read, and never a variant by its own name', async () => {
+  it('gives each reader the search bundle of exactly what they may read, and never a variant by its own name', async () => {
     const asDeveloper = await sessionCookie(gate, await developer());
     const asAdmin = await sessionCookie(gate, await admin());
-    const signedOut = await gate.inject({url: '/search-index.json?_=abc'});
+    const signedOut = await gate.inject({url: '/pagefind/pagefind-entry.json?ts=abc'});
     expect(signedOut.body).toContain('public pages');
-    const developerIndex = await gate.inject({url: '/search-index.json?_=abc', headers: {cookie: asDeveloper}});
+    const developerIndex = await gate.inject({url: '/pagefind/pagefind-entry.json?ts=abc', headers: {cookie: asDeveloper}});
     expect(developerIndex.body).toContain('public and signed-in pages');
     expect(developerIndex.body).not.toContain(ADMIN_TEXT);
-    const adminIndex = await gate.inject({url: '/search-index.json?_=abc', headers: {cookie: asAdmin}});
+    const adminIndex = await gate.inject({url: '/pagefind/pagefind-entry.json?ts=abc', headers: {cookie: asAdmin}});
     expect(adminIndex.body).toContain(ADMIN_TEXT);
+    // A fragment only the admin's bundle holds: nobody else gets it, under any name.
+    const fragment = '/pagefind/fragment/en_admin.pf_fragment';
+    expect((await gate.inject({url: fragment})).statusCode).toBe(404);
+    expect((await gate.inject({url: fragment, headers: {cookie: asDeveloper}})).statusCode).toBe(404);
+    expect((await gate.inject({url: fragment, headers: {cookie: asAdmin}})).body).toBe(ADMIN_TEXT);
     // Chosen by the session: never cached for another reader.
     expect(adminIndex.headers['cache-control']).toBe('private, no-cache');
     expect(adminIndex.headers.vary).toContain('Cookie');
     for (const cookie of [undefined, asDeveloper, asAdmin]) {
-      for (const spelling of spellingsOf('/_portal/search/v1.json')) {
+      for (const spelling of [
+        ...spellingsOf('/_portal/search/v1/pagefind/pagefind-entry.json'),
+        ...spellingsOf('/_portal/search/v1/pagefind/fragment/en_admin.pf_fragment'),
+      ]) {
         const direct = await rawGetFollowing(origin, spelling.url, cookie ? {cookie} : {});
         expect([400, 404]).toContain(direct.status);
         expect(direct.body).not.toContain(ADMIN_TEXT);
       }
     }
     // Other spellings of the index itself are decided the same way.
-    const spelledAsDeveloper = await rawGetFollowing(origin, '//search-index.json?_=abc', {cookie: asDeveloper});
+    const spelledAsDeveloper = await rawGetFollowing(origin, '//pagefind/pagefind-entry.json?ts=abc', {cookie: asDeveloper});
     expect(spelledAsDeveloper.body).not.toContain(ADMIN_TEXT);
-    expect((await rawGetFollowing(origin, '/%73earch-index.json', {cookie: asAdmin})).body).toContain(ADMIN_TEXT);
+    expect((await rawGetFollowing(origin, '/%70agefind/pagefind-entry.json', {cookie: asAdmin})).body).toContain(ADMIN_TEXT);
   });
 
-  it('chooses the search index by the session even when both builds have the same default index', async () => {
-    const membersIndex = path.join(dir, 'members', 'search-index.json');
+  it('chooses the search bundle by the session even when both builds have the same default bundle', async () => {
+    const membersIndex = path.join(dir, 'members', 'pagefind', 'pagefind-entry.json');
     const before = readFileSync(membersIndex, 'utf8');
-    write(membersIndex, readFileSync(path.join(dir, 'public', 'search-index.json'), 'utf8'));
+    write(membersIndex, readFileSync(path.join(dir, 'public', 'pagefind', 'pagefind-entry.json'), 'utf8'));
     const server = await gateWith();
     try {
       const asAdmin = await sessionCookie(server, await admin());
-      const answer = await server.inject({url: '/search-index.json', headers: {cookie: asAdmin}});
+      const answer = await server.inject({url: '/pagefind/pagefind-entry.json', headers: {cookie: asAdmin}});
       expect(answer.body).toContain(ADMIN_TEXT);
       expect(answer.headers['cache-control']).toBe('private, no-cache');
-      const signedOut = await server.inject({url: '/search-index.json'});
+      const signedOut = await server.inject({url: '/pagefind/pagefind-entry.json'});
       expect(signedOut.body).not.toContain(ADMIN_TEXT);
       expect(signedOut.headers.vary).toContain('Cookie');
     } finally {
@@ -646,7 +656,7 @@ describe('gate server: personal answers go to the site itself', () => {
     const answers = [
       await gate.inject({url: '/docs/admin', headers: {cookie: asAdmin}}),
       await gate.inject({url: ADMIN_CHUNK, headers: {cookie: asAdmin}}),
-      await gate.inject({url: '/search-index.json', headers: {cookie: asAdmin}}),
+      await gate.inject({url: '/pagefind/pagefind-entry.json', headers: {cookie: asAdmin}}),
       await gate.inject({url: ADMIN_CHUNK}),
       await postSession(gate, await developer()),
       await gate.inject({method: 'DELETE', url: '/_portal/session', headers: {host: 'localhost:3000'}}),
@@ -675,7 +685,7 @@ describe('gate server: personal answers go to the site itself', () => {
         });
         expect(html.body).toContain('Sign in to read this page');
         expect(html.body).not.toContain(ADMIN_TEXT);
-        const index = await server.inject({url: '/search-index.json', headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors'})});
+        const index = await server.inject({url: '/pagefind/pagefind-entry.json', headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors'})});
         expect(index.body).toContain('public pages');
         expect(index.body).not.toContain(ADMIN_TEXT);
         // An iframe is a navigation too, but not a top-level one.
@@ -685,11 +695,11 @@ describe('gate server: personal answers go to the site itself', () => {
         });
         expect(framed.body).not.toContain(ADMIN_TEXT);
         // The session was not read: the log names no reader.
-        for (const path of [ADMIN_CHUNK, '/docs/admin', '/search-index.json']) {
+        for (const path of [ADMIN_CHUNK, '/docs/admin', '/pagefind/pagefind-entry.json']) {
           expect(await requestLine(path)).toMatchObject({reader: null, access: 'refused', otherSite: true});
         }
         // The same cookie from the site's own pages still opens everything.
-        for (const url of [ADMIN_CHUNK, '/docs/admin', '/search-index.json']) {
+        for (const url of [ADMIN_CHUNK, '/docs/admin', '/pagefind/pagefind-entry.json']) {
           expect((await server.inject({url, headers: {cookie: asAdmin, 'sec-fetch-site': 'same-origin'}})).body).toContain(ADMIN_TEXT);
         }
       } finally {
@@ -973,11 +983,15 @@ describe('gate server: the audit log', () => {
       await server.inject({url: '/docs/ops', headers: {cookie: asDeveloper}});
       expect(await requestLine('/docs/ops')).toMatchObject({reader: {sub: 'user_developer'}, rule: 'signed-in', access: 'allowed'});
       clear();
-      await server.inject({url: '/search-index.json', headers: {cookie: asAdmin}});
-      expect(await requestLine('/search-index.json')).toMatchObject({reader: {sub: 'user_admin'}, rule: 'roles:admin', access: 'allowed'});
+      await server.inject({url: '/pagefind/pagefind-entry.json', headers: {cookie: asAdmin}});
+      expect(await requestLine('/pagefind/pagefind-entry.json')).toMatchObject({
+        reader: {sub: 'user_admin'},
+        rule: 'roles:admin',
+        access: 'allowed',
+      });
       clear();
-      await server.inject({url: '/search-index.json', headers: {cookie: asDeveloper}});
-      expect(await requestLine('/search-index.json')).toMatchObject({
+      await server.inject({url: '/pagefind/pagefind-entry.json', headers: {cookie: asDeveloper}});
+      expect(await requestLine('/pagefind/pagefind-entry.json')).toMatchObject({
         reader: {sub: 'user_developer'},
         rule: 'roles:admin',
         access: 'refused',

@@ -266,19 +266,22 @@ describe('runLeakCheck (npm run leak-check)', () => {
     ]);
   });
 
-  it("allows a role page's phrases in the search index the gate gives only to that role, and in no other index", () => {
+  it("allows a role page's phrases in the search bundle the gate gives only to that role, and in no other, gzip inside or not", () => {
     fixture({publicLeak: false});
     const manifestFile = path.join(tmp, 'build', 'access-manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {searchIndexes?: {file: string; routes: string[]}[]};
-    manifest.searchIndexes = [{file: '_portal/search/admin.json', routes: ['/docs/secret']}];
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {searchIndexes?: {dir: string; routes: string[]}[]};
+    manifest.searchIndexes = [{dir: '_portal/search/admin', routes: ['/docs/secret']}];
     write('build/access-manifest.json', JSON.stringify(manifest));
-    write('build/members/_portal/search/admin.json', JSON.stringify([{documents: [{c: `${FIRST} region`}]}]));
+    // A search fragment is gzip inside, whatever its name.
+    write('build/members/_portal/search/admin/pagefind/fragment/en_1.pf_fragment', gzipSync(JSON.stringify({content: `${FIRST} region`})));
     expect(runLeakCheck({root: tmp})).toMatchObject({exitCode: 0, leaks: []});
 
-    write('build/members/search-index.json', JSON.stringify([{documents: [{c: `${FIRST} region`}]}]));
+    write('build/members/pagefind/fragment/en_2.pf_fragment', gzipSync(JSON.stringify({content: `${FIRST} region`})));
     const leaked = runLeakCheck({root: tmp});
     expect(leaked.exitCode).toBe(1);
-    expect(leaked.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([path.join('build', 'members', 'search-index.json')]);
+    expect(leaked.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([
+      path.join('build', 'members', 'pagefind', 'fragment', 'en_2.pf_fragment'),
+    ]);
   });
 
   it("exits 1 when a restricted page's styles were merged into a stylesheet every member downloads", () => {

@@ -14,7 +14,7 @@ describe('search index variants', () => {
     const [only, ...rest] = searchIndexVariants([page('/docs/admin', {kind: 'roles', roles: ['admin'], permissions: []})]);
     expect(rest).toEqual([]);
     expect(only).toMatchObject({routes: ['/docs/admin']});
-    expect(only?.file).toMatch(/^_portal\/search\/[0-9a-f]{12}\.json$/);
+    expect(only?.dir).toMatch(/^_portal\/search\/[0-9a-f]{12}$/);
   });
 
   it('makes one per subset of distinct rules, merging pages with the same rule in any order', () => {
@@ -28,7 +28,7 @@ describe('search index variants', () => {
       ['/docs/deploy'],
       ['/docs/admin', '/docs/admin-2', '/docs/deploy'],
     ]);
-    expect(new Set(variants.map((variant) => variant.file)).size).toBe(3);
+    expect(new Set(variants.map((variant) => variant.dir)).size).toBe(3);
   });
 
   it('refuses more distinct rules than it would build indexes for', () => {

@@ -14,8 +14,9 @@ describe('content security policy', () => {
 
   it('allows scripts only from the site and the listed hashes, and connections only to the site and the provider', () => {
     const csp = contentSecurityPolicy(["'sha256-abc'"], 'https://auth.example.com');
-    expect(csp).toContain("script-src 'self' 'sha256-abc'");
-    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    // 'wasm-unsafe-eval' lets search compile its WebAssembly, and nothing else: no eval, no inline scripts.
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval' 'sha256-abc'");
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
     expect(csp).toContain("connect-src 'self' https://auth.example.com");
     expect(csp).toContain("frame-ancestors 'none'");
   });

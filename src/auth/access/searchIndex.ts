@@ -1,11 +1,13 @@
 /**
  * Where the search indexes live in a build, shared by the build
- * (plugins/access/searchIndexes.ts) and the gate (server/decide.ts), which
- * answers a member's request for the index with the variant their session
- * may read. No imports: it runs in both.
+ * (plugins/search, plugins/access/searchIndexes.ts), the gate
+ * (server/decide.ts) and the browser's search box (src/components/search),
+ * which asks for `<baseUrl>pagefind/…`. The gate answers each such request
+ * from the index of exactly the pages the reader's session may read. No
+ * imports: it runs in all three places.
  */
 
-/** The index every reader's browser asks for; the gate may answer with a variant. */
-export const SEARCH_INDEX_FILE = 'search-index.json';
-/** Where the members build keeps the variants; never served under their own names. */
+/** The search bundle (Pagefind: its script, its WebAssembly, index chunks and one fragment per page) under the site's root. */
+export const SEARCH_BUNDLE_DIR = 'pagefind';
+/** Where the members build keeps the indexes of readers with roles, each `<id>/pagefind/`; never served under their own names. */
 export const SEARCH_VARIANTS_DIR = '_portal/search';

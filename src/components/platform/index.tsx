@@ -69,7 +69,8 @@ export function ServiceSummary({id}: {id: ServiceId}): ReactNode {
   const service = serviceById(id);
   const callers = SERVICES.filter((other) => other.dependsOn.includes(id));
   return (
-    <div className={styles.summary} role="group" aria-label={`${service.name} at a glance`}>
+    // The service's facts at a glance are their home: search (Pagefind) weighs them above the page's prose.
+    <div className={styles.summary} role="group" aria-label={`${service.name} at a glance`} data-pagefind-weight="5">
       <p className={styles.purpose}>{service.purpose}</p>
       <dl className={styles.facts}>
         <dt>Port</dt>
