@@ -383,6 +383,65 @@ export function restrictedDataPhrases(
   return entries;
 }
 
+/** Site code every page runs: what it imports is public. */
+const SITE_CODE_DIRS = ['src/theme', 'src/pages', 'src/clientModules'];
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]((?:\.{1,2}\/|@site\/)[^'"]+)['"]/g;
+const RESOLVE_EXTENSIONS = ['', '.tsx', '.ts', '.jsx', '.js', '.mdx', '.md', '/index.tsx', '/index.ts', '/index.js'];
+
+/** Every local file a module reaches through relative or `@site/` imports, itself included. */
+function localImportClosure(root: string, entries: string[]): Set<string> {
+  const seen = new Set<string>();
+  const pending = entries.map((entry) => path.resolve(root, entry));
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file) || !existsSync(file) || !statSync(file).isFile()) {
+      continue;
+    }
+    seen.add(file);
+    if (/\.(css|scss|sass)$/.test(file)) {
+      continue;
+    }
+    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+      const specifier = match[1] as string;
+      const base = specifier.startsWith('@site/')
+        ? path.join(root, specifier.slice('@site/'.length))
+        : path.resolve(path.dirname(file), specifier);
+      const resolved = RESOLVE_EXTENSIONS.map((extension) => `${base}${extension}`).find(
+        (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+      );
+      if (resolved) {
+        pending.push(resolved);
+      }
+    }
+  }
+  return seen;
+}
+
+/**
+ * Stylesheets that restricted pages reach through their local imports and
+ * that no public page or site code reaches: each, with a restricted page
+ * that imports it. (The bundler merges every stylesheet into one file all
+ * pages link, so such styles would reach every member.)
+ */
+export function restrictedStylesheets(
+  root: string,
+  restrictedSources: string[],
+  publicSources: string[],
+): {source: string; stylesheet: string}[] {
+  const siteCode = SITE_CODE_DIRS.map((dir) => path.join(root, dir))
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) => filesUnder(dir).map((file) => file.full));
+  const shared = localImportClosure(root, [...publicSources, ...siteCode]);
+  const found: {source: string; stylesheet: string}[] = [];
+  for (const source of restrictedSources) {
+    for (const file of localImportClosure(root, [source])) {
+      if (/\.(css|scss|sass)$/.test(file) && !shared.has(file)) {
+        found.push({source, stylesheet: path.relative(root, file).split(path.sep).join('/')});
+      }
+    }
+  }
+  return found;
+}
+
 /**
  * Links and images of restricted pages that name a file under `static/`
  * (`/files/x.pdf`, `pathname:///files/x.pdf`, `src="/img/x.png"`): such a file
@@ -566,16 +625,15 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       const readersMayReadPage = held !== undefined && held.every((rule) => ruleImplies(rule, needed));
       return !readersMayReadPage && !variantDirsOf(page).some((dir) => hit.file.startsWith(dir));
     });
-    // Stylesheets are merged into files every page links (the bundler's
-    // `styles` group), whatever page imports them: a members' stylesheet that
-    // no rule restricts must be the public build's, byte for byte, or a
-    // restricted page's styles (class names, `content:` text) reach every member.
-    const mergedStyles = searchableFiles(membersDir)
-      .filter((file) => file.endsWith('.css') && !fileRules.has(file))
-      .filter((file) => {
-        const twin = path.join(publicDir, path.relative(membersDir, file));
-        return !existsSync(twin) || !readFileSync(twin).equals(readFileSync(file));
-      });
+    // Stylesheets are merged into the stylesheet every page links (the
+    // bundler's `styles` group), whatever page imports them: a stylesheet that
+    // only restricted pages reach (their class names, `content:` text) would
+    // reach every member.
+    const restrictedStyles = restrictedStylesheets(
+      root,
+      restricted.map((page) => page.source),
+      manifest.pages.filter((page) => page.rule.kind === 'public').map((page) => page.source),
+    );
     // Files under static/ are copied to every build as they are: a restricted page must not link to one.
     const staticLinks = restrictedStaticLinks(
       root,
@@ -590,10 +648,10 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
           `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source} (every member downloads this file; the page needs a role)`,
       ),
     ];
-    for (const file of mergedStyles) {
+    for (const {source, stylesheet} of restrictedStyles) {
       lines.push(
-        `LEAK ${relative(file)}: a stylesheet every member downloads differs from the public build's: a restricted page's ` +
-          `styles were merged into it (style restricted pages with the site's own classes, or inline)`,
+        `LEAK ${source}: imports ${stylesheet}, which only restricted pages use; the bundler merges it into the stylesheet ` +
+          `every member downloads (style restricted pages with the site's own components and classes)`,
       );
     }
     for (const link of staticLinks) {
@@ -613,7 +671,7 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       `leak check: ${prosePhrases.length} restricted pages, ${dataPhrases.length} restricted data modules shown by them, ${phraseCount} phrases, ${publicFiles.length} files in ${relative(publicDir)}, ` +
       `${publicLeaks.length} leaks, ${membersLeaks.length} in files shared by all members (${blindPages.length === 0 ? `every page found in ${relative(membersDir)}` : `${blindPages.length} page(s) not found in ${relative(membersDir)}`})`;
     lines.push(summary);
-    const failed = leaks.length > 0 || blindPages.length > 0 || mergedStyles.length > 0 || staticLinks.length > 0;
+    const failed = leaks.length > 0 || blindPages.length > 0 || restrictedStyles.length > 0 || staticLinks.length > 0;
     return {exitCode: failed ? 1 : 0, lines, leaks, blindPages};
   } catch (error) {
     // An unreadable manifest or source, or a page with too little prose.
