@@ -388,7 +388,12 @@ export const SHARED_LIBRARIES: SharedLibrary[] = [
     packageName: `${PACKAGE_SCOPE}/filters`,
     summary: 'Exception filters that turn every error into the standard problem-details response.',
   },
-  {id: 'guards', packageName: `${PACKAGE_SCOPE}/guards`, summary: 'AuthGuard, RolesGuard, PermissionsGuard and InternalServiceGuard, plus the feature flag reader (FeatureFlagsModule, FeatureFlags, RequireFlag).'},
+  {
+    id: 'guards',
+    packageName: `${PACKAGE_SCOPE}/guards`,
+    summary:
+      'AuthGuard, RolesGuard, PermissionsGuard and InternalServiceGuard, plus the feature flag reader (FeatureFlagsModule, FeatureFlags, RequireFlag).',
+  },
   {
     id: 'interfaces',
     packageName: `${PACKAGE_SCOPE}/interfaces`,
