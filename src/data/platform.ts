@@ -388,7 +388,12 @@ export const SHARED_LIBRARIES: SharedLibrary[] = [
     packageName: `${PACKAGE_SCOPE}/filters`,
     summary: 'Exception filters that turn every error into the standard problem-details response.',
   },
-  {id: 'guards', packageName: `${PACKAGE_SCOPE}/guards`, summary: 'AuthGuard, RolesGuard, PermissionsGuard and InternalServiceGuard.'},
+  {
+    id: 'guards',
+    packageName: `${PACKAGE_SCOPE}/guards`,
+    summary:
+      'AuthGuard, RolesGuard, PermissionsGuard and InternalServiceGuard, plus the feature flag reader (FeatureFlagsModule, FeatureFlags, RequireFlag).',
+  },
   {
     id: 'interfaces',
     packageName: `${PACKAGE_SCOPE}/interfaces`,
@@ -618,7 +623,7 @@ export const AWS_ACCESS: AwsAccess[] = [
     kind: 'permission set',
     holders: 'Every backend engineer, from the access checklist of the introduction.',
     rights:
-      'Read-only in all four accounts (no secret values), including CloudWatch logs, metrics and dashboards. In dev only: deploy, run one-off tasks, apply Terraform and read and write secrets.',
+      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
   },
   {
     name: 'secrets-<team>',

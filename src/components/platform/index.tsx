@@ -31,6 +31,10 @@ import ScrollableTable from '@site/src/components/ScrollableTable';
 import styles from './styles.module.css';
 
 const SERVICES_DOCS = '/docs/internal-developers/services';
+/** The handbook home (docs/internal-developers/README.md, slug `/`). */
+const HANDBOOK_HOME = '/docs/';
+/** Home of the variables every service reads. */
+const SHARED_ENV_HOME = '/docs/internal-developers/getting-started/introduction#shared-environment-variables';
 
 /** The table shell every fact table shares: column headings, then rows. */
 function FactTable({headings, children}: {headings: string[]; children: ReactNode}): ReactNode {
@@ -83,7 +87,7 @@ export function ServiceSummary({id}: {id: ServiceId}): ReactNode {
         </dd>
         <dt>Owner</dt>
         <dd>
-          <code>#team-{service.owner}</code>
+          <code>#team-{service.owner}</code>, which owns its runbooks (<Link to={`${HANDBOOK_HOME}#ownership-and-on-call`}>on-call</Link>)
         </dd>
         <dt>Database</dt>
         <dd>{service.database ? <code>{service.database}</code> : 'none (stateless)'}</dd>
@@ -186,10 +190,21 @@ export function EnvVarTable({service, shared, own = []}: {service?: ServiceId; s
   const headings = withMakeDev
     ? ['Variable', 'Required', 'Local default', 'Under make dev', 'Meaning']
     : ['Variable', 'Required', 'Local default', 'Meaning'];
-  return (
+  const table = (
     <FactTable headings={headings}>
       <EnvRows vars={vars} withMakeDev={withMakeDev} />
     </FactTable>
+  );
+  if (shared || !service) {
+    return table;
+  }
+  return (
+    <>
+      {table}
+      <p>
+        The service also reads the <Link to={SHARED_ENV_HOME}>shared environment variables</Link>.
+      </p>
+    </>
   );
 }
 
