@@ -121,11 +121,20 @@ describe('restricted pages', () => {
     expect(cookie).toMatchObject({httpOnly: true, sameSite: 'Lax'});
 
     // Every SDK refresh renews the gate's cookie: a reload restores the session with a new token.
-    const renewal = page.waitForResponse(
-      (response) => response.url().endsWith('/_portal/session') && response.request().method() === 'POST',
-    );
+    // The answer is read in full before the page gets it, so a later navigation cannot take its body away.
+    const renewal = new Promise<unknown>((resolve) => {
+      void page.route('**/_portal/session', async (route) => {
+        if (route.request().method() !== 'POST') {
+          return route.continue();
+        }
+        const response = await route.fetch();
+        resolve(await response.json());
+        return route.fulfill({response});
+      });
+    });
     await page.reload();
-    await expect((await renewal).json()).resolves.toMatchObject({hadSession: true});
+    await expect(renewal).resolves.toMatchObject({hadSession: true});
+    await page.unroute('**/_portal/session');
     await page.getByText(sentence).waitFor();
     expect((await sessionCookie())?.value).not.toBe(cookie?.value);
 
