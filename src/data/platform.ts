@@ -623,7 +623,7 @@ export const AWS_ACCESS: AwsAccess[] = [
     kind: 'permission set',
     holders: 'Every backend engineer, from the access checklist of the introduction.',
     rights:
-      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
+      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. In shared: also write the Terraform lock table, so a local plan can take the state lock. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
   },
   {
     name: 'secrets-<team>',
@@ -641,8 +641,15 @@ export const AWS_ACCESS: AwsAccess[] = [
   {
     name: 'github-deploy',
     kind: 'workflow role',
-    holders: 'The Deploy, Database and Queues workflows of `acme-backend`, through GitHub OIDC, per GitHub environment.',
+    holders: 'The Deploy and Queues workflows of `acme-backend`, through GitHub OIDC, per GitHub environment.',
     rights: 'Push images to ECR (shared); register task definitions, run one-off tasks and update ECS services (dev, staging, production).',
+  },
+  {
+    name: 'github-database',
+    kind: 'workflow role',
+    holders: 'The Database workflow of `acme-backend`, through GitHub OIDC, per GitHub environment.',
+    rights:
+      'In dev, staging and production: run one-off tasks, read the RDS master secret of the environment, and read and write the secrets `acme/<env>/<service-id>` to set `DATABASE_URL`, leaving the other keys as they are.',
   },
   {
     name: 'github-terraform',
