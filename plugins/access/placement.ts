@@ -141,7 +141,9 @@ export function placeFiles({
   const chunkNamesByPath = new Map<string, string[]>();
   for (const [key, names] of Object.entries(routesChunkNames)) {
     const routePath = routePathOfChunkKey(key);
-    chunkNamesByPath.set(routePath, [...(chunkNamesByPath.get(routePath) ?? []), ...chunkNamesIn(names)]);
+    const list = chunkNamesByPath.get(routePath) ?? [];
+    list.push(...chunkNamesIn(names));
+    chunkNamesByPath.set(routePath, list);
   }
 
   /** File → the rules of each route that uses it. */
@@ -159,7 +161,13 @@ export function placeFiles({
     }
     filesOfRoute.set(route.path, files);
     for (const file of files) {
-      users.set(file, [...(users.get(file) ?? []), rules]);
+      // Pushed in place: files every page uses have as many users as there are routes.
+      const list = users.get(file);
+      if (list) {
+        list.push(rules);
+      } else {
+        users.set(file, [rules]);
+      }
     }
   }
 

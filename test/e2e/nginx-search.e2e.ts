@@ -8,7 +8,7 @@
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {filesUnder} from '../../scripts/support/files';
-import {browserSuite} from './support/suite';
+import {browserSuite, reportCspViolations} from './support/suite';
 
 jest.setTimeout(90_000);
 
@@ -35,13 +35,8 @@ function adminOnlyWord(): string {
 
 const suite = browserSuite({
   server: 'nginx',
-  setUpContext: async (context) => {
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => {
-        console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
-      });
-    });
-  },
+  // CSP violations count as console errors, which the suite's problem check fails on.
+  setUpContext: reportCspViolations,
 });
 
 it('a signed-out reader searches the public pages from the navbar and on /search', async () => {

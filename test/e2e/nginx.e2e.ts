@@ -6,7 +6,7 @@
 import type {Page} from 'playwright-core';
 import sidebars from '../../sidebars';
 import {testNginxConfig} from '../../scripts/serve-nginx';
-import {browserSuite} from './support/suite';
+import {browserSuite, reportCspViolations} from './support/suite';
 
 jest.setTimeout(90_000);
 
@@ -19,14 +19,8 @@ const ROUTES = [
 
 const suite = browserSuite({
   server: 'nginx',
-  // Report CSP violations as console errors, so the problem check sees them.
-  setUpContext: async (context) => {
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => {
-        console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
-      });
-    });
-  },
+  // CSP violations count as console errors, which the suite's problem check fails on.
+  setUpContext: reportCspViolations,
 });
 
 it('passes nginx -t', () => {

@@ -23,6 +23,15 @@ export interface BrowserSuite {
   userMenu: (page: Page, name: RegExp) => Locator;
 }
 
+/** Reports CSP violations as console errors, so the suite's problem check sees them (a setUpContext). */
+export async function reportCspViolations(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline code'}`);
+    });
+  });
+}
+
 export interface SuiteOptions {
   server?: 'gate' | 'nginx';
   /** Extra set-up of each test's context, e.g. init scripts. */
