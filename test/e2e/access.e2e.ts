@@ -7,6 +7,7 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
 import {restrictedScripts, type AccessManifest} from '../../plugins/access/manifest';
+import {bodySentence} from '../support/pageText';
 import {browserSuite} from './support/suite';
 
 jest.setTimeout(60_000);
@@ -22,16 +23,6 @@ const pageFor = (source: string) => {
 };
 const DEPLOYMENT_GUIDE = pageFor('docs/internal-developers/deployment/deployment-guide.md');
 const ADMIN_SERVICE = pageFor('docs/internal-developers/services/admin-service.md');
-
-/** A sentence from the page's source that only its members' version contains. */
-function bodySentence(source: string): string {
-  const text = readFileSync(path.join(ROOT, source), 'utf8').replace(/^---[\s\S]*?---/, '');
-  const sentence = text.split('\n').find((line) => /^[A-Z][A-Za-z ,]{60,}/.test(line) && !line.includes('`') && !line.includes('['));
-  if (!sentence) {
-    throw new Error(`no plain sentence found in ${source}`);
-  }
-  return (/^[A-Za-z ,]{60,}/.exec(sentence) ?? [''])[0].trim();
-}
 
 const suite = browserSuite();
 const {open, expectProblems} = suite;

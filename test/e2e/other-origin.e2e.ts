@@ -23,6 +23,7 @@ import type {Request} from 'playwright-core';
 import {restrictedScripts, type AccessManifest} from '../../plugins/access/manifest';
 import {freePort} from '../../scripts/support/ports';
 import type {GateExchange} from '../../scripts/support/stack';
+import {bodySentence} from '../support/pageText';
 import {browserSuite} from './support/suite';
 
 jest.setTimeout(60_000);
@@ -38,16 +39,6 @@ if (!ADMIN_CHUNK) {
 const CHUNK_GLOBAL = /self\.(webpackChunk\w+)/.exec(readFileSync(path.join(ROOT, 'build', 'members', ADMIN_CHUNK), 'utf8'))?.[1];
 if (!CHUNK_GLOBAL) {
   throw new Error(`${ADMIN_CHUNK} pushes into no webpackChunk… array`);
-}
-
-/** A sentence from the page's source that only its members' version contains (as in access.e2e.ts). */
-function bodySentence(source: string): string {
-  const text = readFileSync(path.join(ROOT, source), 'utf8').replace(/^---[\s\S]*?---/, '');
-  const sentence = text.split('\n').find((line) => /^[A-Z][A-Za-z ,]{60,}/.test(line) && !line.includes('`') && !line.includes('['));
-  if (!sentence) {
-    throw new Error(`no plain sentence found in ${source}`);
-  }
-  return (/^[A-Za-z ,]{60,}/.exec(sentence) ?? [''])[0].trim();
 }
 
 /** The gate's side of each request for the admin chunk: what the browser sent (Chromium reports nothing for a response it blocked). */
