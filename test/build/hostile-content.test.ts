@@ -35,7 +35,7 @@ import {
   writeHostileContent,
   writeSrcPageWithAccess,
 } from '../support/hostileContent';
-import {copySite} from '../support/siteCopy';
+import {copySite} from '../../scripts/support/siteCopy';
 
 const ISSUER = 'https://auth.example.test/user_management/client_test';
 const BUILD_TIMEOUT_MS = 600_000;
