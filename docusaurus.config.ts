@@ -9,7 +9,6 @@ import {searchIndexVariants} from './plugins/access/searchIndexes';
 import {portalSearchPlugin} from './plugins/search';
 import {codeBlocksPlugin} from './plugins/code-blocks';
 import {pageScriptsPlugin} from './plugins/page-scripts';
-import {minifyCachePlugin} from './plugins/minify-cache';
 import {postcssPlugin} from './plugins/postcss';
 import {CODE_THEMES, stylesheetPrismTheme} from './plugins/code-blocks/theme';
 
@@ -120,7 +119,6 @@ const config = {
     accessPlugin(accessPages, audience, process.env.PORTAL_ACCESS_MANIFEST),
     codeBlocksPlugin(codeTheme.css),
     pageScriptsPlugin,
-    minifyCachePlugin,
     postcssPlugin,
     // Search (Pagefind), one index per kind of reader: plugins/search.
     portalSearchPlugin({

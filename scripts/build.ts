@@ -10,20 +10,18 @@
  *
  * Each build then gets its security headers (scripts/security-headers.ts).
  *
- * Both audiences build in this one process, one after the other, through
- * Docusaurus's own `build` (what `docusaurus build` runs), which saves the
- * second start of the CLI. Docusaurus evaluates the config, our plugins and
- * the site modules they import (TypeScript, through jiti) afresh for each
- * build, so each reads its own PORTAL_AUDIENCE; packages loaded by Node's
- * `require` keep their module state (e.g. the search plugin's document
- * counter). What keeps members' content out of the public build is the
- * order: the public build goes first, before any members' content has been
- * loaded in this process; the leak check then proves it, and fails when the
- * members build lacks any page's words.
+ * Each audience is built by Docusaurus's own command (`docusaurus build`) in
+ * a process of its own, so nothing of one build (the config, our plugins,
+ * the site modules, any package's module state) can reach the other: the
+ * public build holds no members' content by construction, whichever runs
+ * first. The leak check then proves it, and fails when the members build
+ * lacks any page's words. One after the other: each uses both cores (the
+ * bundler's threads, the page rendering's worker threads), and two at once
+ * would add their memory for no gain in time.
  *
  * It takes no arguments (both builds are configured by the environment).
  */
-import {spawnSync} from 'node:child_process';
+import {spawn, spawnSync} from 'node:child_process';
 import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {inspect} from 'node:util';
@@ -47,30 +45,39 @@ function stop(message: string, status = 1): never {
   process.exit(status);
 }
 
-// Registered before Docusaurus's own handlers, which exit with status 0: an
-// interrupted build must not look like a finished one.
+// Docusaurus's command exits with status 0 when interrupted: an interrupted
+// build must not look like a finished one. (Ctrl-C in a terminal reaches the
+// whole process group, so this process stops too.)
 process.on('SIGINT', () => stop('[build] interrupted', 130));
 process.on('SIGTERM', () => stop('[build] terminated', 143));
 
+/** Docusaurus's command line, as the package declares it (`bin`). */
+const DOCUSAURUS = path.join(ROOT, 'node_modules', '.bin', 'docusaurus');
+
+function buildAudience(audience: 'public' | 'members', outDir: string): Promise<void> {
+  const child = spawn(DOCUSAURUS, ['build', '--out-dir', outDir], {
+    cwd: ROOT,
+    env: {...process.env, PORTAL_AUDIENCE: audience, PORTAL_ACCESS_MANIFEST: manifest},
+    stdio: 'inherit',
+  });
+  return new Promise((resolve) => {
+    child.on('error', (error) => stop(`[build] could not start docusaurus for the ${audience} build: ${error.message}`));
+    child.on('exit', (code, signal) => {
+      if (code === 0) {
+        resolve();
+      } else {
+        // Docusaurus has printed the cause (the whole chain) above.
+        stop(`[build] the ${audience} build failed (${signal ?? `exit status ${code}`})`);
+      }
+    });
+  });
+}
+
 async function buildAudiences(): Promise<void> {
-  // Set before Docusaurus loads anything, as its CLI does: React picks its
-  // production or development build from NODE_ENV once, when first loaded.
-  process.env.NODE_ENV = 'production';
-  process.env.BABEL_ENV = 'production';
-  // The commands the docusaurus CLI runs (bin/docusaurus.mjs imports this
-  // module); the package declares no entry point of its own.
-  const {build} = await import('@docusaurus/core/lib/index.js');
-  process.env.PORTAL_ACCESS_MANIFEST = manifest;
   for (const audience of ['public', 'members'] as const) {
     const outDir = path.join(BUILD, audience);
     console.log(`\n[build] ${audience} audience → ${path.relative(ROOT, outDir)}/`);
-    process.env.PORTAL_AUDIENCE = audience;
-    try {
-      await build(ROOT, {outDir});
-    } catch (error) {
-      // As the Docusaurus CLI prints it: the whole chain of causes.
-      stop(`[build] the ${audience} build failed:\n${inspect(error, {depth: Infinity})}`);
-    }
+    await buildAudience(audience, outDir);
     writeSecurityHeaders(outDir);
   }
   if (!existsSync(manifest)) {
@@ -109,8 +116,6 @@ async function main(): Promise<void> {
     process.env.PORTAL_BUILD_ID?.trim() ||
     `${commit.status === 0 ? commit.stdout.trim() : 'unversioned'}-${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}`;
   writeFileSync(manifest, `${JSON.stringify({...JSON.parse(readFileSync(manifest, 'utf8')), buildId}, null, 2)}\n`);
-  // The bundler may leave worker threads behind; the build is complete.
-  process.exit(0);
 }
 
 main().catch((error: unknown) => stop(`[build] failed:\n${inspect(error, {depth: Infinity})}`));

@@ -118,35 +118,29 @@ interface LoadedDocs {
  */
 export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPath: string | undefined) {
   return function portalAccessPlugin(context: LoadContext): Plugin {
-    const restrictedSources = [...restrictedBySource(context.siteDir, pages).keys()];
     let graph: BundleGraph | null = null;
     return {
       name: ACCESS_PLUGIN_NAME,
-      // The two audience builds share the bundler's persistent cache, so the
-      // second one reuses every module the audience does not change. The
-      // cache keys compiled Markdown by file content, not by audience:
-      // - a restricted page, whose compiled form is the one that differs
-      //   (withheld from the public build), is marked uncacheable and
-      //   compiled in every build;
-      // - the data the audiences differ in (global data, doc metadata,
-      //   sidebars, search) is generated files, rewritten in every build;
-      // - the cache is dropped when which pages are restricted, or how,
-      //   changes (a rule can come from a category file, not the page), and
-      //   when the config's own modules change, which Docusaurus does not
-      //   track beyond docusaurus.config.ts.
-      // \`npm test\` runs the leak check on a second build over the first
-      // one's cache (leak-check:warm-cache).
+      // The bundler's persistent cache (Rspack's `experiments.cache`, on
+      // through Docusaurus Faster) keys compiled modules by file content, and
+      // a restricted page compiles differently per audience (withheld from
+      // the public build). So each audience has a cache of its own (its name
+      // is in the cache's version, which Rspack keeps apart): the public
+      // build never reads a module the members build compiled, by
+      // construction, whichever ran before it. Each cache is also dropped
+      // when which pages are restricted, or how, changes (a rule can come
+      // from a category file, not the page), and when the config's own
+      // modules change, which Docusaurus does not track beyond
+      // docusaurus.config.ts. `npm test` runs the leak check on a second
+      // build over the first one's caches (leak-check:warm-cache).
       configureWebpack(config, isServer) {
         const experiments = (config as {experiments?: {cache?: {version?: string; buildDependencies?: string[]}}}).experiments;
         if (experiments?.cache) {
           const rules = pages.filter((page) => isRestricted(page.rule)).map((page) => [page.source, page.rule]);
-          experiments.cache.version = `${experiments.cache.version ?? ''}-access-${createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 16)}`;
+          experiments.cache.version = `${experiments.cache.version ?? ''}-${audience}-access-${createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 16)}`;
           experiments.cache.buildDependencies?.push(...configModules(context.siteDir));
         }
         return {
-          module: {
-            rules: [{include: restrictedSources, use: [{loader: require.resolve('./uncacheable-loader.cjs')}]}],
-          },
           // The browser's bundle: which files each route's chunks bring (postBuild
           // places them when it writes the manifest, so only then).
           plugins:
