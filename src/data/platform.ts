@@ -623,7 +623,7 @@ export const AWS_ACCESS: AwsAccess[] = [
     kind: 'permission set',
     holders: 'Every backend engineer, from the access checklist of the introduction.',
     rights:
-      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. In shared: also write the Terraform lock table, so a local plan can take the state lock. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
+      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. In shared: also write the lock table `acme-terraform-locks`, so a local plan of any stack can take the state lock, and the dev stack’s state file in the bucket `acme-terraform-state`, so a dev apply can save it. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
   },
   {
     name: 'secrets-<team>',
@@ -655,7 +655,8 @@ export const AWS_ACCESS: AwsAccess[] = [
     name: 'github-terraform',
     kind: 'workflow role',
     holders: 'The Terraform workflow of `acme-backend`, through GitHub OIDC, per GitHub environment.',
-    rights: 'Plan and apply the stack of its account; read the state of the shared stack.',
+    rights:
+      'Plan and apply the stack of its account. In shared, where every stack’s state lives: read and write its own stack’s state file in `acme-terraform-state` and its lock in `acme-terraform-locks`, and read the shared stack’s state (for the ECR repository URLs).',
   },
 ];
 
