@@ -595,7 +595,8 @@ export const AWS_ACCOUNTS: AwsAccount[] = [
     name: 'shared',
     id: '444455556666',
     profile: 'acme-shared',
-    holds: 'The ECR repositories (one per service), the Terraform state bucket and its lock table. No environment runs here.',
+    holds:
+      'The ECR repositories (one per service) and the Terraform state of every stack: the bucket `acme-terraform-state` and its lock table `acme-terraform-locks`. No environment runs here.',
   },
   {
     name: 'dev',
