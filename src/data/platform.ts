@@ -40,7 +40,8 @@ export interface EnvVar {
   /**
    * Shared variables only: true when each service sets its own value in
    * `apps/<service-id>/.env` instead of the root `.env` (PORT, DATABASE_URL).
-   * Both Compose and `make dev` load the same two files, so the value is the same in both.
+   * Both Compose and `make dev` load the same two files; `make dev` then points address variables such as
+   * DATABASE_URL at `localhost` (`makeDevValue`), and leaves every other value as it is.
    */
   perService?: boolean;
   /** True for variables that exist only in local development (set in `.env`, absent in AWS). */
@@ -594,7 +595,8 @@ export const AWS_ACCOUNTS: AwsAccount[] = [
     name: 'shared',
     id: '444455556666',
     profile: 'acme-shared',
-    holds: 'The ECR repositories (one per service), the Terraform state bucket and its lock table. No environment runs here.',
+    holds:
+      'The ECR repositories (one per service) and the Terraform state of every stack: the bucket `acme-terraform-state` and its lock table `acme-terraform-locks`. No environment runs here.',
   },
   {
     name: 'dev',
@@ -623,7 +625,7 @@ export const AWS_ACCESS: AwsAccess[] = [
     kind: 'permission set',
     holders: 'Every backend engineer, from the access checklist of the introduction.',
     rights:
-      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. In shared: also write the Terraform lock table, so a local plan can take the state lock. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
+      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. In shared: also write the lock table `acme-terraform-locks`, so a local plan of any stack can take the state lock, and the dev stack’s state file in the bucket `acme-terraform-state`, so a dev apply can save it. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
   },
   {
     name: 'secrets-<team>',
@@ -655,7 +657,8 @@ export const AWS_ACCESS: AwsAccess[] = [
     name: 'github-terraform',
     kind: 'workflow role',
     holders: 'The Terraform workflow of `acme-backend`, through GitHub OIDC, per GitHub environment.',
-    rights: 'Plan and apply the stack of its account; read the state of the shared stack.',
+    rights:
+      'Plan and apply the stack of its account. In shared, where every stack’s state lives: read and write its own stack’s state file in `acme-terraform-state` and its lock in `acme-terraform-locks`, and read the shared stack’s state (for the ECR repository URLs).',
   },
 ];
 
