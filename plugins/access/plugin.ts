@@ -104,6 +104,48 @@ function configModules(siteDir: string): string[] {
   });
 }
 
+/** A bundler cache kept on disk: Rspack 1's `experiments.cache`, Rspack 2's and webpack's `cache`. */
+interface DiskCache {
+  type: 'persistent' | 'filesystem';
+  version?: string;
+  buildDependencies?: string[] | {config?: string[]};
+}
+
+function isDiskCache(value: unknown): value is DiskCache {
+  return typeof value === 'object' && value !== null && ['persistent', 'filesystem'].includes((value as {type?: unknown}).type as string);
+}
+
+/**
+ * Appends `key` to the version of every cache the bundler keeps on disk
+ * (caches of different versions are kept apart) and adds the config's own
+ * modules to what drops it. A disk cache in a shape this does not know
+ * stops the build: sharing it between the audiences could bring a module
+ * compiled for members into the public build.
+ */
+export function keyPersistentCache(config: object, key: string, configModulePaths: string[]): void {
+  const {cache, experiments} = config as {cache?: unknown; experiments?: {cache?: unknown}};
+  const caches = [cache, experiments?.cache].filter(isDiskCache);
+  for (const diskCache of caches) {
+    diskCache.version = `${diskCache.version ?? ''}-${key}`;
+    if (Array.isArray(diskCache.buildDependencies)) {
+      diskCache.buildDependencies.push(...configModulePaths);
+    } else {
+      diskCache.buildDependencies = {
+        ...diskCache.buildDependencies,
+        config: [...(diskCache.buildDependencies?.config ?? []), ...configModulePaths],
+      };
+    }
+  }
+  const unknown = [cache, experiments?.cache].find(
+    (value) => typeof value === 'object' && value !== null && !isDiskCache(value) && (value as {type?: unknown}).type !== 'memory',
+  );
+  if (unknown) {
+    throw new Error(
+      `access: the bundler's cache is configured in a shape this plugin cannot key per audience (${JSON.stringify(unknown).slice(0, 200)}); see UPGRADING.md`,
+    );
+  }
+}
+
 interface LoadedDocs {
   loadedVersions: {docs: {source: string; permalink: string}[]}[];
 }
@@ -131,15 +173,16 @@ export function accessPlugin(pages: AccessPage[], audience: Audience, manifestPa
       // when which pages are restricted, or how, changes (a rule can come
       // from a category file, not the page), and when the config's own
       // modules change, which Docusaurus does not track beyond
-      // docusaurus.config.ts. `npm test` runs the leak check on a second
+      // docusaurus.config.ts. A disk cache in a shape keyPersistentCache
+      // does not know stops the build. `npm test` runs the leak check on a second
       // build over the first one's caches (leak-check:warm-cache).
       configureWebpack(config, isServer) {
-        const experiments = (config as {experiments?: {cache?: {version?: string; buildDependencies?: string[]}}}).experiments;
-        if (experiments?.cache) {
-          const rules = pages.filter((page) => isRestricted(page.rule)).map((page) => [page.source, page.rule]);
-          experiments.cache.version = `${experiments.cache.version ?? ''}-${audience}-access-${createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 16)}`;
-          experiments.cache.buildDependencies?.push(...configModules(context.siteDir));
-        }
+        const rules = pages.filter((page) => isRestricted(page.rule)).map((page) => [page.source, page.rule]);
+        keyPersistentCache(
+          config,
+          `${audience}-access-${createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 16)}`,
+          configModules(context.siteDir),
+        );
         return {
           // The browser's bundle: which files each route's chunks bring (postBuild
           // places them when it writes the manifest, so only then).
