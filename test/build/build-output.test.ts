@@ -12,6 +12,7 @@ import {frontMatterTitle as readTitle} from '../../scripts/support/frontMatter';
 import sidebars from '../../sidebars';
 import type {AccessManifest} from '../../plugins/access/manifest';
 import {ENTRY_STEPS, entryScriptsOf} from '../../plugins/page-scripts';
+import {CHUNKS_ATTRIBUTE} from '../../src/ssr/pageScripts';
 
 const root = path.resolve(__dirname, '../..');
 const buildDir = path.join(root, 'build', 'public');
@@ -78,6 +79,26 @@ describe('production build', () => {
     expect(awaited.length).toBeGreaterThanOrEqual(ENTRY_STEPS.length);
     const listedFiles = scripts.map((url) => path.basename(url));
     expect(awaited.flatMap((id) => scriptOfChunk.get(id) ?? []).filter((file) => !listedFiles.includes(file))).toEqual([]);
+  });
+
+  // plugins/page-scripts reads Docusaurus's client manifest (an internal
+  // file, UPGRADING.md): if its format changes, pages silently lose their list.
+  it.each(docIds)("%s lists its own chunks in its script loader, each a file of the build", (id) => {
+    const match = new RegExp(`\\s${CHUNKS_ATTRIBUTE}=(?:'([^']*)'|"([^"]*)")`).exec(htmlFor(`/docs/${id}`));
+    const chunks = JSON.parse(decodeHTML(match?.[1] ?? match?.[2] ?? '[]')) as string[];
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const chunk of chunks) {
+      expect(existsSync(path.join(buildDir, chunk.slice(config.baseUrl.length)))).toBe(true);
+    }
+  });
+
+  // Both servers cache everything under assets/ for a year (server/gate.ts,
+  // deploy/nginx.conf), which is only right for names that change with the bytes.
+  it.each(['public', 'members'])('names every file under %s/assets/ with a content hash', (audience) => {
+    const unhashed = filesUnder(path.join(root, 'build', audience, 'assets'))
+      .map((file) => file.relative)
+      .filter((name) => !/[.-][0-9a-f]{8,}\.[a-z0-9]+$/i.test(name));
+    expect(unhashed).toEqual([]);
   });
 
   it('links one stylesheet, the one Docusaurus makes (the script parts take no CSS)', () => {
