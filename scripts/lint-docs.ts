@@ -754,7 +754,11 @@ export function checkRepetitionBudget(
   ];
 }
 
-/** Heading ids of a page, as Docusaurus makes them: `{#explicit-id}`, or the slug of the heading's text. */
+/**
+ * Heading ids of a page, as Docusaurus makes them: `{/*#explicit-id*\/}`, or
+ * the slug of the heading's text. (The older `{#explicit-id}` is MDX 1 syntax,
+ * which this site's MDX refuses: `future.v4` turns `mdx1Compat` off.)
+ */
 export function headingIds(source: string): Set<string> {
   const slugger = createSlugger();
   const ids = new Set<string>();
@@ -763,7 +767,7 @@ export function headingIds(source: string): Set<string> {
     if (!heading?.[1]) {
       continue;
     }
-    const explicit = /\{#([^}]+)\}\s*$/.exec(heading[1]);
+    const explicit = /\{\/\*\s*#([^\s*]+)\s*\*\/\}\s*$/.exec(heading[1]);
     if (explicit?.[1]) {
       ids.add(explicit[1]);
       continue;

@@ -297,7 +297,7 @@ describe('owning teams', () => {
 
 describe('links between pages', () => {
   const target = doc(
-    '## Request lifecycle\n\n### `AuthGuard` and [guards](#my-id)\n\n## Custom {#my-id}\n\n## Request lifecycle',
+    '## Request lifecycle\n\n### `AuthGuard` and [guards](#my-id)\n\n## Custom {/* #my-id */}\n\n## Request lifecycle',
     'internal-developers/services/api-gateway.md',
   );
 
