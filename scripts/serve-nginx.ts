@@ -13,7 +13,10 @@ const ROOT = path.resolve(__dirname, '..');
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 /** Debian's brotli_static module (libnginx-mod-http-brotli-static), loaded only when installed. */
-export const BROTLI_STATIC_MODULE = process.env.NGINX_BROTLI_STATIC_MODULE ?? '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+export function brotliStaticModule(): string | null {
+  const module = process.env.NGINX_BROTLI_STATIC_MODULE ?? '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+  return existsSync(module) ? module : null;
+}
 
 /**
  * deploy/nginx.conf with the build folder, headers file and port of this
@@ -26,7 +29,8 @@ export function localNginxConfig(buildDir: string, port: number, prefix: string,
     .replace(/root \/usr\/share\/nginx\/html;/, `root ${buildDir};`)
     .replaceAll('/etc/nginx/portal/security-headers.conf', path.join(buildDir, '_nginx', 'security-headers.conf'))
     .replaceAll('/etc/nginx/portal/brotli-static', `${prefix}/brotli-static`);
-  return `${existsSync(BROTLI_STATIC_MODULE) ? `load_module ${BROTLI_STATIC_MODULE};\n` : ''}worker_processes ${workers};
+  const brotli = brotliStaticModule();
+  return `${brotli ? `load_module ${brotli};\n` : ''}worker_processes ${workers};
 pid ${prefix}/nginx.pid;
 error_log ${prefix}/error.log warn;
 events { worker_connections 256; }
@@ -67,7 +71,7 @@ function prepare(
   mkdirSync(path.join(prefix, 'logs'));
   const config = path.join(prefix, 'nginx.conf');
   writeFileSync(config, localNginxConfig(buildDir, port, prefix, workers));
-  if (existsSync(BROTLI_STATIC_MODULE)) {
+  if (brotliStaticModule()) {
     writeFileSync(path.join(prefix, 'brotli-static.conf'), 'brotli_static on;\n');
   }
   return {prefix, config};
