@@ -15,7 +15,7 @@
  * after start (and the time from spawn to ready), and after serving
  * BENCH_PAGES different pages as a member.
  *
- * BENCH_BUILD_DIR (default build/) measures another build, e.g. one with
+ * BENCH_THROUGHPUT=0 measures memory and start only. BENCH_BUILD_DIR (default build/) measures another build, e.g. one with
  * generated pages (scripts/generate-pages.ts in a site copy). Records
  * bench/serve-results-<pages>.json and prints a Markdown table for
  * bench/README.md. Not part of `npm test`: speed targets live here.
@@ -205,7 +205,8 @@ async function main(): Promise<void> {
 
     // Throughput: nginx's public page vs a member's page, interleaved.
     const throughput: Record<string, {nginx: Run[]; gate: Run[]; ratios: number[]}> = {};
-    for (const workers of ['1', 'auto']) {
+    // BENCH_THROUGHPUT=0: memory and start only.
+    for (const workers of process.env.BENCH_THROUGHPUT === '0' ? [] : ['1', 'auto']) {
       const nginxServer = await startNginx(await freePort(), {
         workers: workers === 'auto' ? 'auto' : Number(workers),
         publicDir: path.join(BUILD_DIR, 'public'),
