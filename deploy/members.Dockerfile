@@ -39,6 +39,7 @@ WORKDIR /app
 COPY --from=build --chown=root:root /src/package.json ./package.json
 COPY --from=build --chown=root:root /src/node_modules ./node_modules
 COPY --from=build --chown=root:root /src/build/access-manifest.json ./build/access-manifest.json
+COPY --from=build --chown=root:root /src/build/file-index.json ./build/file-index.json
 COPY --from=build --chown=root:root /src/build/public ./build/public
 COPY --from=build --chown=root:root /src/build/members ./build/members
 COPY --from=build --chown=root:root /src/build/server/server ./build/server/server

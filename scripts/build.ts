@@ -4,11 +4,14 @@
  *   build/public/     restricted pages withheld (PORTAL_AUDIENCE=public)
  *   build/members/    every page (PORTAL_AUDIENCE=members)
  *   build/access-manifest.json   route → rule and every restricted file, for the gate
+ *   build/file-index.json        every file's size and ETag and its precompressed siblings, for the gate
  *   build/server/     the gate compiled to plain JavaScript (tsconfig.server.json,
  *                     scripts/support/compileServer.ts), run by `npm run serve`
  *                     with production dependencies only
  *
- * Each build then gets its security headers (scripts/security-headers.ts).
+ * Each build then gets its security headers (scripts/security-headers.ts);
+ * then both get gzip and brotli siblings of their compressible files and
+ * build/file-index.json, which the gate serves from (scripts/build-index.ts).
  *
  * Each audience is built by Docusaurus's own command (`docusaurus build`) in
  * a process of its own, so nothing of one build (the config, our plugins,
@@ -26,6 +29,7 @@ import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {inspect} from 'node:util';
 import {Worker} from 'node:worker_threads';
+import {writeFileIndex} from './build-index';
 import {writeSecurityHeaders} from './security-headers';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -83,6 +87,13 @@ async function buildAudiences(): Promise<void> {
   if (!existsSync(manifest)) {
     stop('[build] the members build wrote no access manifest');
   }
+  const started = Date.now();
+  const {files, siblings} = await writeFileIndex(BUILD).catch((error: unknown) =>
+    stop(`[build] indexing the builds failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  console.log(
+    `[build] ${files} files indexed (build/file-index.json), ${siblings} gzip/brotli siblings written, in ${Date.now() - started} ms`,
+  );
 }
 
 /**

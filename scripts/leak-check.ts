@@ -293,6 +293,45 @@ function readSearchable(file: string): string {
   return buffer.toString('utf8');
 }
 
+const SIBLING_SUFFIX = /\.(gz|br)$/;
+
+/**
+ * The precompressed siblings (`x.gz`, `x.br` beside `x`, scripts/build-index.ts)
+ * of a build folder that are not exactly their file once decompressed, and
+ * siblings whose file is one the access manifest restricts but the folder
+ * lacks (the public build must hold no copy of a restricted file, compressed
+ * or not). Relative names.
+ */
+export function badSiblings(dir: string, restricted: Set<string>): {sibling: string; problem: string}[] {
+  const problems: {sibling: string; problem: string}[] = [];
+  for (const {full, relative} of filesUnder(dir)) {
+    const base = relative.replace(SIBLING_SUFFIX, '');
+    if (base === relative) {
+      continue;
+    }
+    const baseFile = path.join(dir, ...base.split('/'));
+    if (!existsSync(baseFile)) {
+      if (restricted.has(base)) {
+        problems.push({
+          sibling: relative,
+          problem: `a compressed copy of ${base}, which the access manifest restricts and this build lacks`,
+        });
+      }
+      continue;
+    }
+    let decompressed: Buffer | null = null;
+    try {
+      decompressed = relative.endsWith('.gz') ? gunzipSync(readFileSync(full)) : brotliDecompressSync(readFileSync(full));
+    } catch {
+      decompressed = null;
+    }
+    if (!decompressed?.equals(readFileSync(baseFile))) {
+      problems.push({sibling: relative, problem: `not ${base} once decompressed (the gate and nginx send it as ${base})`});
+    }
+  }
+  return problems;
+}
+
 export interface PagePhrases {
   /** The page's source, as the manifest names it (relative to the repo root). */
   source: string;
@@ -621,7 +660,8 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       if (!needed || needed.kind !== 'roles') {
         return false;
       }
-      const held = fileRules.get(hit.file);
+      // A precompressed sibling is served only as its file, under its rules.
+      const held = fileRules.get(hit.file) ?? fileRules.get(hit.file.replace(SIBLING_SUFFIX, ''));
       const readersMayReadPage = held !== undefined && held.every((rule) => ruleImplies(rule, needed));
       return !readersMayReadPage && !variantDirsOf(page).some((dir) => hit.file.startsWith(dir));
     });
@@ -640,6 +680,10 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       restricted.map((page) => ({source: page.source, text: readSource(page)})),
     );
     const leaks = [...publicLeaks, ...membersLeaks];
+    const restrictedNames = new Set(Object.keys(manifest.files ?? {}));
+    const siblings = [publicDir, membersDir].flatMap((dir) =>
+      badSiblings(dir, dir === publicDir ? restrictedNames : new Set()).map((bad) => ({...bad, dir})),
+    );
 
     const lines = [
       ...publicLeaks.map((leak) => `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source}`),
@@ -660,6 +704,9 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
           `put the file beside the page and link it relatively, so the build gives it the page's rule`,
       );
     }
+    for (const {dir, sibling, problem} of siblings) {
+      lines.push(`LEAK ${relative(dir)}/${sibling}: ${problem}`);
+    }
     for (const source of blindPages) {
       lines.push(
         `BLIND ${source}: none of its phrases is in ${relative(membersDir)}/, so the check cannot see this page ` +
@@ -671,7 +718,8 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       `leak check: ${prosePhrases.length} restricted pages, ${dataPhrases.length} restricted data modules shown by them, ${phraseCount} phrases, ${publicFiles.length} files in ${relative(publicDir)}, ` +
       `${publicLeaks.length} leaks, ${membersLeaks.length} in files shared by all members (${blindPages.length === 0 ? `every page found in ${relative(membersDir)}` : `${blindPages.length} page(s) not found in ${relative(membersDir)}`})`;
     lines.push(summary);
-    const failed = leaks.length > 0 || blindPages.length > 0 || restrictedStyles.length > 0 || staticLinks.length > 0;
+    const failed =
+      leaks.length > 0 || blindPages.length > 0 || restrictedStyles.length > 0 || staticLinks.length > 0 || siblings.length > 0;
     return {exitCode: failed ? 1 : 0, lines, leaks, blindPages};
   } catch (error) {
     // An unreadable manifest or source, or a page with too little prose.

@@ -12,13 +12,25 @@ import {waitForHttp} from './support/ports';
 const ROOT = path.resolve(__dirname, '..');
 export const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
-/** deploy/nginx.conf with the build folder, headers file and port of this machine. */
+/** Debian's brotli_static module (libnginx-mod-http-brotli-static), loaded only when installed. */
+export function brotliStaticModule(): string | null {
+  const module = process.env.NGINX_BROTLI_STATIC_MODULE ?? '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+  return existsSync(module) ? module : null;
+}
+
+/**
+ * deploy/nginx.conf with the build folder, headers file and port of this
+ * machine; with brotli_static when the module is installed (the file
+ * `${prefix}/brotli-static.conf` that enables it is written by prepare()).
+ */
 export function localNginxConfig(buildDir: string, port: number, prefix: string, workers: number | 'auto' = 1): string {
   const server = readFileSync(path.join(ROOT, 'deploy', 'nginx.conf'), 'utf8')
     .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
     .replace(/root \/usr\/share\/nginx\/html;/, `root ${buildDir};`)
-    .replaceAll('/etc/nginx/portal/security-headers.conf', path.join(buildDir, '_nginx', 'security-headers.conf'));
-  return `worker_processes ${workers};
+    .replaceAll('/etc/nginx/portal/security-headers.conf', path.join(buildDir, '_nginx', 'security-headers.conf'))
+    .replaceAll('/etc/nginx/portal/brotli-static', `${prefix}/brotli-static`);
+  const brotli = brotliStaticModule();
+  return `${brotli ? `load_module ${brotli};\n` : ''}worker_processes ${workers};
 pid ${prefix}/nginx.pid;
 error_log ${prefix}/error.log warn;
 events { worker_connections 256; }
@@ -59,6 +71,9 @@ function prepare(
   mkdirSync(path.join(prefix, 'logs'));
   const config = path.join(prefix, 'nginx.conf');
   writeFileSync(config, localNginxConfig(buildDir, port, prefix, workers));
+  if (brotliStaticModule()) {
+    writeFileSync(path.join(prefix, 'brotli-static.conf'), 'brotli_static on;\n');
+  }
   return {prefix, config};
 }
 

@@ -1,54 +1,91 @@
 /**
- * A build folder held in memory: every file, by its exact relative path.
- * The gate never asks the file system per request, so what it decides on is
- * exactly what it serves, and no file-system quirk (case-insensitive names,
- * trailing dots, symlinks) can map a second spelling onto a file. The builds
- * are immutable and small (about 8 MB each), so reading them once at start-up
- * also makes every answer a memory copy.
+ * A build folder as the gate knows it: an index of every file by its exact
+ * relative path (size, ETag, content type, precompressed siblings), loaded
+ * from build/file-index.json, which the build writes
+ * (scripts/build-index.ts). Bodies stay on disk: the gate opens the exact
+ * path the index names and checks that the open file is still the one it
+ * stat'ed at start (./fileBodies.ts).
+ *
+ * Names are decided in memory only: the request's path is looked up in the
+ * index, never in the file system, so no file-system quirk (case-insensitive
+ * names, trailing dots, symlinks) can map a second spelling onto a file.
+ * Precompressed siblings (`x.js.gz`, `x.js.br`) are never in the index: they
+ * are representations of `x.js`, served only under its name and its rule.
+ *
+ * This module is also the one home of the rule for what gets compressed;
+ * the build imports it.
  */
-import {createHash} from 'node:crypto';
-import {readdirSync, readFileSync} from 'node:fs';
+import {lstat} from 'node:fs/promises';
 import path from 'node:path';
-import {gzipSync} from 'node:zlib';
 import mime from 'mime-types';
+
+/** The build's security headers as data (scripts/security-headers.ts writes them, the gate reads them). */
+export const SECURITY_HEADERS_FILE = '_headers.json';
+/** The index of both builds, beside access-manifest.json (never inside a served folder). */
+export const FILE_INDEX_FILE = 'file-index.json';
+export const FILE_INDEX_VERSION = 1;
+
+/** Files a build writes for servers, not for readers. */
+export const NOT_SERVED = /^(?:_nginx\/|_headers(?:\.json)?$)/;
+/** Content types worth compressing: text of every kind. */
+const COMPRESSIBLE = /^(?:text\/|application\/(?:javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
+/** Smaller files gain nothing worth a second representation. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+/** Precompressed siblings, by Content-Encoding, and the suffix of their file. */
+export const ENCODINGS = {br: '.br', gzip: '.gz'} as const;
+export type Encoding = keyof typeof ENCODINGS;
+/** Preferred first when a client accepts both equally. */
+export const ENCODING_PREFERENCE: Encoding[] = ['br', 'gzip'];
+
+export function contentTypeOf(name: string): string {
+  return mime.contentType(path.posix.extname(name)) || 'application/octet-stream';
+}
+
+/** Whether the build writes precompressed siblings for this file (kept only when smaller). */
+export function isCompressible(name: string, size: number): boolean {
+  return size >= MIN_COMPRESS_BYTES && COMPRESSIBLE.test(contentTypeOf(name));
+}
+
+/** A strong validator: part of the sha256 of the bytes. */
+export function etagOf(sha256: Buffer): string {
+  return `"${sha256.toString('base64url').slice(0, 27)}"`;
+}
+
+/** One representation of a file, as the index records it. */
+export interface IndexedBody {
+  size: number;
+  etag: string;
+}
+
+export interface IndexEntry extends IndexedBody {
+  /** Siblings the build wrote (each smaller than the file). */
+  encodings?: Partial<Record<Encoding, IndexedBody>>;
+}
+
+export interface FileIndex {
+  version: typeof FILE_INDEX_VERSION;
+  /** Audience → relative path (forward slashes) → entry. */
+  audiences: Record<string, Record<string, IndexEntry>>;
+}
+
+/** One representation on disk: what the index says, and what the file was when the gate started. */
+export interface Body extends IndexedBody {
+  /** Absolute path, exactly as the index names it (plus the sibling's suffix). */
+  path: string;
+  ino: number;
+  mtimeMs: number;
+}
 
 export interface BuildFile {
   /** Relative path with forward slashes, e.g. `docs/x/index.html`. */
   name: string;
-  body: Buffer;
   contentType: string;
-  /** Strong validator: a hash of the bytes. */
+  /** The identity representation's strong validator. */
   etag: string;
   isHtml: boolean;
-  /** gzip of the body, made on first use; null when compression does not pay. */
-  gzipped(): Buffer | null;
-}
-
-/** The build's security headers as data (scripts/security-headers.ts writes them, the gate reads them). */
-export const SECURITY_HEADERS_FILE = '_headers.json';
-
-/** Files a build writes for servers, not for readers. */
-const NOT_SERVED = /^(?:_nginx\/|_headers(?:\.json)?$)/;
-const COMPRESSIBLE = /^(?:text\/|application\/(?:javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
-const MIN_GZIP_BYTES = 1024;
-
-function buildFile(name: string, body: Buffer): BuildFile {
-  const contentType = mime.contentType(path.posix.extname(name)) || 'application/octet-stream';
-  let gzipped: Buffer | null | undefined;
-  return {
-    name,
-    body,
-    contentType,
-    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-    isHtml: name.endsWith('.html'),
-    gzipped() {
-      if (gzipped === undefined) {
-        const compressed = COMPRESSIBLE.test(contentType) && body.length >= MIN_GZIP_BYTES ? gzipSync(body, {level: 9}) : null;
-        gzipped = compressed && compressed.length < body.length ? compressed : null;
-      }
-      return gzipped;
-    },
-  };
+  identity: Body;
+  encodings: Partial<Record<Encoding, Body>>;
 }
 
 export interface BuildFiles {
@@ -62,16 +99,53 @@ export interface BuildFiles {
   resolve(relative: string, trailingSlash: boolean): BuildFile | undefined;
 }
 
-export function loadBuildFiles(root: string): BuildFiles {
+/** Stats this many files at a time at start. */
+const STAT_CONCURRENCY = 64;
+
+async function statBody(file: string, indexed: IndexedBody): Promise<Body> {
+  // lstat: a symbolic link is not a file of the build.
+  const stats = await lstat(file).catch(() => null);
+  if (!stats?.isFile()) {
+    throw new Error(`${file}, which ${FILE_INDEX_FILE} lists, is missing or not a regular file: rebuild (npm run build)`);
+  }
+  if (stats.size !== indexed.size) {
+    throw new Error(`${file} is ${stats.size} bytes, ${FILE_INDEX_FILE} says ${indexed.size}: the build changed after it was indexed`);
+  }
+  return {size: indexed.size, etag: indexed.etag, path: file, ino: stats.ino, mtimeMs: stats.mtimeMs};
+}
+
+/** Reads the index of a build folder: stats every file it lists (and its siblings), never reads their bytes. */
+export async function loadBuildFiles(root: string, entries: Record<string, IndexEntry>): Promise<BuildFiles> {
   const files = new Map<string, BuildFile>();
-  for (const entry of readdirSync(root, {recursive: true, withFileTypes: true})) {
-    if (!entry.isFile()) {
-      continue;
-    }
-    const name = path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
-    if (!NOT_SERVED.test(name)) {
-      files.set(name, buildFile(name, readFileSync(path.join(root, name))));
-    }
+  const names = Object.keys(entries);
+  for (let start = 0; start < names.length; start += STAT_CONCURRENCY) {
+    await Promise.all(
+      names.slice(start, start + STAT_CONCURRENCY).map(async (name) => {
+        const entry = entries[name] as IndexEntry;
+        if (name === '' || name.startsWith('/') || name.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+          throw new Error(`${FILE_INDEX_FILE}: ${JSON.stringify(name)} is not a plain relative path`);
+        }
+        if (NOT_SERVED.test(name)) {
+          return;
+        }
+        const full = path.join(root, ...name.split('/'));
+        const encodings: Partial<Record<Encoding, Body>> = {};
+        for (const encoding of ENCODING_PREFERENCE) {
+          const sibling = entry.encodings?.[encoding];
+          if (sibling) {
+            encodings[encoding] = await statBody(`${full}${ENCODINGS[encoding]}`, sibling);
+          }
+        }
+        files.set(name, {
+          name,
+          contentType: contentTypeOf(name),
+          etag: entry.etag,
+          isHtml: name.endsWith('.html'),
+          identity: await statBody(full, entry),
+          encodings,
+        });
+      }),
+    );
   }
   return {
     root,

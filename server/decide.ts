@@ -1,7 +1,7 @@
 /**
  * The one decision path: which file (of which build) a request gets, or why
  * not. It canonicalises the path once (./requestPath.ts), resolves the file
- * in each build's in-memory index (./buildFiles.ts), and looks the access rules
+ * in each build's in-memory index (./buildFiles.ts, loaded from build/file-index.json), and looks the access rules
  * up by the resolved file, never by the URL as sent, in the access manifest's
  * computed list (plugins/access/placement.ts): pages and every file they
  * bring alike. Anything that serves the builds uses this function.
@@ -9,7 +9,7 @@
 import {canRead, isRestricted, type AccessRule, type Principal} from '../src/auth/access/rules';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
 import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
-import {loadBuildFiles, type BuildFile, type BuildFiles} from './buildFiles';
+import {FILE_INDEX_FILE, FILE_INDEX_VERSION, loadBuildFiles, type BuildFile, type BuildFiles, type FileIndex} from './buildFiles';
 import {canonicalisePath} from './requestPath';
 
 export interface Site {
@@ -37,8 +37,16 @@ export type Decision =
       personal: boolean;
     };
 
-export function loadSite(buildDir: string, manifest: AccessManifest): Site {
-  const builds = {public: loadBuildFiles(`${buildDir}/public`), members: loadBuildFiles(`${buildDir}/members`)};
+/** Both builds' indexes (build/file-index.json, stat'ed, never read) checked against the access manifest. */
+export async function loadSite(buildDir: string, manifest: AccessManifest, index: FileIndex): Promise<Site> {
+  if (index.version !== FILE_INDEX_VERSION || !index.audiences.public || !index.audiences.members) {
+    throw new Error(`${buildDir}/${FILE_INDEX_FILE} is not a version ${FILE_INDEX_VERSION} index of both builds: run "npm run build"`);
+  }
+  const [publicFiles, membersFiles] = await Promise.all([
+    loadBuildFiles(`${buildDir}/public`, index.audiences.public),
+    loadBuildFiles(`${buildDir}/members`, index.audiences.members),
+  ]);
+  const builds = {public: publicFiles, members: membersFiles};
   const rules = new Map<string, AccessRule[]>();
   for (const [name, fileRules] of Object.entries(manifest.files ?? {})) {
     if (!builds.members.get(name)) {

@@ -34,8 +34,9 @@ import {namesRulesUse, principalFromClaims, type AccessRule, type Principal} fro
 import {GATE_MARKER_COOKIE, HOST_ONLY_PREFIX, SESSION_PATH} from '../src/auth/access/gateSession';
 import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
-import {SECURITY_HEADERS_FILE} from './buildFiles';
-import {decide, loadSite, type Decision} from './decide';
+import {ENCODING_PREFERENCE, FILE_INDEX_FILE, SECURITY_HEADERS_FILE, type Body, type Encoding, type FileIndex} from './buildFiles';
+import {decide, loadSite, type Decision, type Site} from './decide';
+import {ChangedOnDiskError, createFileBodies, DEFAULT_BODY_CACHE_BYTES} from './fileBodies';
 import {createKeyStore, KeysUnavailableError, type KeyStore} from './keys';
 import {canonicalisePath} from './requestPath';
 import {createSessionCodec, DEFAULT_SESSION_MAX_AGE_S, type GateSession} from './session';
@@ -80,6 +81,16 @@ export interface GateOptions {
   logStream?: NodeJS.WritableStream;
   /** `debug` adds a line when each request starts. Default `info`. */
   logLevel?: LogLevel;
+  /** Bytes of verified small files kept in memory per process (./fileBodies.ts). Default DEFAULT_BODY_CACHE_BYTES. */
+  bodyCacheBytes?: number;
+  /**
+   * Told when the file index is loaded (every file stat'ed), or why it could
+   * not be. Until then the gate answers liveness, readiness says 503, and
+   * requests for files wait.
+   */
+  onSiteLoaded?: (outcome: {files: number; ms: number} | Error) => void;
+  /** Loads the builds' index (tests hold it back to watch readiness). Default loadSite of ./decide.ts. */
+  loadSite?: typeof loadSite;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -172,8 +183,35 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     throw new Error(`${manifestFile} is missing: run "npm run build" (it builds build/public and build/members)`);
   }
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as AccessManifest;
-  const site = loadSite(buildDir, manifest);
+  const indexFile = path.join(buildDir, FILE_INDEX_FILE);
+  if (!existsSync(indexFile)) {
+    throw new Error(`${indexFile} is missing: run "npm run build" (it indexes and precompresses both builds)`);
+  }
+  const index = JSON.parse(readFileSync(indexFile, 'utf8')) as FileIndex;
   const {baseUrl} = manifest;
+  // The index is stat'ed in the background: the process answers liveness at
+  // once, and readiness once both the index and the provider's keys are loaded.
+  const startedAt = performance.now();
+  let site: Site | null = null;
+  let siteError: Error | null = null;
+  const siteLoading = (options.loadSite ?? loadSite)(buildDir, manifest, index).then(
+    (loaded) => {
+      site = loaded;
+      options.onSiteLoaded?.({
+        files: Object.keys(index.audiences.public ?? {}).length + Object.keys(index.audiences.members ?? {}).length,
+        ms: Math.round(performance.now() - startedAt),
+      });
+      return loaded;
+    },
+    (error: unknown) => {
+      siteError = error instanceof Error ? error : new Error(String(error));
+      options.onSiteLoaded?.(siteError);
+      throw siteError;
+    },
+  );
+  // Requests await it (and fail with it); this keeps a failure from being an unhandled rejection.
+  siteLoading.catch(() => undefined);
+  const bodies = createFileBodies({cacheBytes: options.bodyCacheBytes ?? DEFAULT_BODY_CACHE_BYTES});
   const securityHeaders: Record<Audience, Record<string, string>> = {
     public: readSecurityHeaders(path.join(buildDir, 'public')),
     members: readSecurityHeaders(path.join(buildDir, 'members')),
@@ -205,12 +243,13 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     }
   }
   const describeRules = (rules: AccessRule[]) => rules.map(describeRule).join(' | ');
+  const roleRules = new Map(manifest.pages.filter((page) => page.rule.kind === 'roles').map((page) => [page.route, page.rule]));
   const rulesOf = (routes: string[]) =>
-    [...new Set(routes.flatMap((route) => (site.roleRules.has(route) ? [describeRule(site.roleRules.get(route) as AccessRule)] : [])))]
+    [...new Set(routes.flatMap((route) => (roleRules.has(route) ? [describeRule(roleRules.get(route) as AccessRule)] : [])))]
       .sort()
       .join(' | ');
   const searchVariantRules = new Map((manifest.searchIndexes ?? []).map((variant) => [variant.dir, rulesOf(variant.routes)]));
-  const allRoleRules = rulesOf([...site.roleRules.keys()]);
+  const allRoleRules = rulesOf([...roleRules.keys()]);
 
   /** A refusal in fixed words: the site's headers, never cached, never echoing the request. */
   function fixedAnswer(reply: FastifyReply, status: number, text: string) {
@@ -286,13 +325,17 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   app.get(`${baseUrl}${HEALTH_PATH}`, async (_request, reply) => {
     return reply.header('Cache-Control', 'no-store').send({status: 'ok', build: buildId});
   });
-  /** Readiness: sessions can be started, i.e. the provider's signing keys are loaded. */
+  /** Readiness: files can be served (the file index is loaded) and sessions started (the provider's signing keys are loaded). */
   app.get(`${baseUrl}${HEALTH_PATH}/ready`, async (_request, reply) => {
-    const status = keys.status();
     reply.header('Cache-Control', 'no-store');
-    return status.ready
-      ? reply.send({ready: true, build: buildId})
-      : reply.code(503).send({ready: false, build: buildId, reason: 'the provider signing keys are not loaded yet'});
+    const reason = siteError
+      ? 'the file index could not be loaded'
+      : !site
+        ? 'the file index is still loading'
+        : !keys.status().ready
+          ? 'the provider signing keys are not loaded yet'
+          : null;
+    return reason === null ? reply.send({ready: true, build: buildId}) : reply.code(503).send({ready: false, build: buildId, reason});
   });
   const sessionUrl = `${baseUrl}${SESSION_PATH}`;
 
@@ -483,7 +526,28 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     return reply.code(204).send();
   });
 
-  function sendDecision(decision: Decision, request: FastifyRequest, reply: FastifyReply) {
+  /**
+   * The representation of a file for this request: a precompressed sibling
+   * the client accepts (by q-value; br before gzip on a tie; q=0 refuses),
+   * else the file itself (also when Accept-Encoding is absent).
+   */
+  function representationFor(file: {identity: Body; encodings: Partial<Record<Encoding, Body>>}, request: FastifyRequest) {
+    const available = ENCODING_PREFERENCE.filter((encoding) => file.encodings[encoding]);
+    if (available.length > 0 && request.headers['accept-encoding'] !== undefined) {
+      // negotiator 1.x takes the preferred order on ties (its types predate it).
+      const negotiator = new Negotiator(request.raw) as unknown as {
+        encodings(available: string[], options: {preferred: string[]}): string[];
+      };
+      const [best] = negotiator.encodings([...available, 'identity'], {preferred: [...available, 'identity']});
+      const body = best === 'br' || best === 'gzip' ? file.encodings[best] : undefined;
+      if (body) {
+        return {encoding: best as Encoding, body};
+      }
+    }
+    return {encoding: null, body: file.identity};
+  }
+
+  async function sendDecision(decision: Decision, request: FastifyRequest, reply: FastifyReply) {
     switch (decision.kind) {
       case 'bad-request':
         return fixedAnswer(reply, 400, 'Bad request');
@@ -512,23 +576,39 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       'Cache-Control',
       isAsset ? `${scope}, max-age=31536000, immutable` : scope === 'private' ? 'private, no-cache' : 'no-cache',
     );
-    const gzipped = file.gzipped();
-    const vary = [...(personal ? ['Cookie'] : []), ...(gzipped ? ['Accept-Encoding'] : [])];
+    const compressed = Object.keys(file.encodings).length > 0;
+    const vary = [...(personal ? ['Cookie'] : []), ...(compressed ? ['Accept-Encoding'] : [])];
     if (vary.length > 0) {
       reply.header('Vary', vary.join(', '));
     }
     if (file.isHtml) {
       reply.header('Set-Cookie', cookiesFor(request).marker);
     }
-    reply.header('ETag', file.etag).type(file.contentType);
-    if (decision.status === 200 && request.headers['if-none-match'] === file.etag) {
+    // Each representation has its own ETag (and length): a cache never mixes gzip and brotli bytes.
+    const {encoding, body} = representationFor(file, request);
+    reply.header('ETag', body.etag).type(file.contentType);
+    if (encoding) {
+      reply.header('Content-Encoding', encoding);
+    }
+    if (decision.status === 200 && request.headers['if-none-match'] === body.etag) {
       return reply.code(304).send();
     }
-    // gzip when the client accepts it (a q=0 refusal is respected); no header means identity.
-    if (gzipped && new Negotiator(request.raw).encodings(['gzip']).includes('gzip')) {
-      return reply.code(decision.status).header('Content-Encoding', 'gzip').send(gzipped);
+    if (request.method === 'HEAD') {
+      return reply.code(decision.status).header('Content-Length', String(body.size)).send();
     }
-    return reply.code(decision.status).send(file.body);
+    let bytes;
+    try {
+      bytes = await bodies.read(body);
+    } catch (error) {
+      if (!(error instanceof ChangedOnDiskError)) {
+        throw error;
+      }
+      // Never other bytes under the indexed ETag and length: no body at all.
+      request.log.error({file: error.file, reason: error.reason}, 'a file of the build changed on disk after start; refused');
+      reply.removeHeader('ETag').removeHeader('Content-Encoding').removeHeader('Set-Cookie').removeHeader('Content-Type');
+      return reply.code(500).header('Cache-Control', 'no-store').send();
+    }
+    return reply.code(decision.status).header('Content-Length', String(body.size)).send(bytes);
   }
 
   /**
@@ -536,7 +616,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
    * page's HTML or one of its files (served, or refused), or the search
    * index (a role index served, or withheld). Null for everything else.
    */
-  function auditEntry(decision: Decision, rawTarget: string, session: GateSession | null): AuditEntry | null {
+  function auditEntry(site: Site, decision: Decision, rawTarget: string, session: GateSession | null): AuditEntry | null {
     const reader = session ? {sub: session.subject, sid: session.providerSessionId} : null;
     if (decision.kind === 'file' && decision.personal) {
       const {name} = decision.file;
@@ -602,11 +682,12 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       // Another site's request is decided as for a signed-out reader, and the session is not even read.
       const signedOutOnly = fromAnotherSite(request);
       let session: GateSession | null = null;
-      const decision = await decide(site, request.url, async () => {
+      const loaded = site ?? (await siteLoading);
+      const decision = await decide(loaded, request.url, async () => {
         session = signedOutOnly ? null : await readSession(request);
         return session?.principal ?? null;
       });
-      const audit = auditEntry(decision, request.url, session);
+      const audit = auditEntry(loaded, decision, request.url, session);
       if (audit) {
         auditOf.set(request, signedOutOnly ? {...audit, otherSite: true} : audit);
       }

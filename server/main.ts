@@ -115,6 +115,14 @@ async function main(): Promise<void> {
     trustProxy: settings.trustProxy,
     logStream: process.stdout,
     logLevel: settings.logLevel,
+    // Liveness answers while the index loads; readiness waits for it.
+    onSiteLoaded: (outcome) => {
+      if (outcome instanceof Error) {
+        logLine('error', `cannot serve this build: ${outcome.message}`);
+        process.exit(1);
+      }
+      logLine('info', `file index loaded: ${outcome.files} files stat'ed in ${outcome.ms} ms`, outcome);
+    },
   });
   await app.listen({port: settings.port, host: settings.host});
   if (settings.ephemeralSecret) {

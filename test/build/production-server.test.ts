@@ -136,7 +136,7 @@ beforeAll(() => {
     throw new Error(`npm ci --omit=dev failed: ${install.stderr}`);
   }
   // What deploy/members.Dockerfile copies, and nothing else.
-  for (const part of ['build/access-manifest.json', 'build/public', 'build/members', 'build/server/server', 'build/server/src']) {
+  for (const part of ['build/access-manifest.json', 'build/file-index.json', 'build/public', 'build/members', 'build/server/server', 'build/server/src']) {
     cpSync(path.join(ROOT, part), path.join(installDir, part), {recursive: true});
   }
   return generateKeyPair('RS256').then((pair) => {

@@ -5,7 +5,11 @@
  */
 import type {Page} from 'playwright-core';
 import sidebars from '../../sidebars';
-import {testNginxConfig} from '../../scripts/serve-nginx';
+import {readFileSync, statSync} from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import {brotliDecompressSync} from 'node:zlib';
+import {brotliStaticModule, testNginxConfig} from '../../scripts/serve-nginx';
 import {browserSuite, reportCspViolations} from './support/suite';
 
 jest.setTimeout(90_000);
@@ -27,6 +31,22 @@ it('passes nginx -t', () => {
   const result = testNginxConfig();
   expect(result.output).toContain('test is successful');
   expect(result.ok).toBe(true);
+});
+
+it('passes nginx -t without the brotli_static module too (it is loaded only where installed)', () => {
+  const saved = process.env.NGINX_BROTLI_STATIC_MODULE;
+  process.env.NGINX_BROTLI_STATIC_MODULE = '/nonexistent/ngx_http_brotli_static_module.so';
+  try {
+    expect(brotliStaticModule()).toBeNull();
+    const result = testNginxConfig();
+    expect(result.output).toContain('test is successful');
+  } finally {
+    if (saved === undefined) {
+      delete process.env.NGINX_BROTLI_STATIC_MODULE;
+    } else {
+      process.env.NGINX_BROTLI_STATIC_MODULE = saved;
+    }
+  }
 });
 
 describe('nginx serving the build', () => {
@@ -57,6 +77,40 @@ describe('nginx serving the build', () => {
     const script = await fetch(`${suite.stack.siteUrl}${asset}`, {headers: {'Accept-Encoding': 'gzip'}});
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(script.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  it("sends the build's precompressed sibling the client accepts, never compressing on the fly", async () => {
+    const name = 'docs/internal-developers/services/api-gateway/index.html';
+    const file = path.join(__dirname, '..', '..', 'build', 'public', name);
+    const raw = (accept: string) =>
+      // fetch() would decompress: ask node:http for the bytes as sent.
+      new Promise<{encoding: string | undefined; vary: string | undefined; body: Buffer}>((resolve, reject) => {
+        const url = new URL(`${suite.stack.siteUrl}/docs/internal-developers/services/api-gateway`);
+        http
+          .get({host: '127.0.0.1', port: url.port, path: url.pathname, headers: {'accept-encoding': accept}}, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({encoding: response.headers['content-encoding'], vary: response.headers.vary, body: Buffer.concat(chunks)}),
+            );
+          })
+          .on('error', reject);
+      });
+    const gzip = await raw('gzip');
+    expect(gzip.encoding).toBe('gzip');
+    expect(gzip.vary).toBe('Accept-Encoding');
+    expect(gzip.body.equals(readFileSync(`${file}.gz`))).toBe(true);
+    const both = await raw('gzip, br');
+    if (brotliStaticModule()) {
+      expect(both.encoding).toBe('br');
+      expect(both.body.equals(readFileSync(`${file}.br`))).toBe(true);
+      expect(brotliDecompressSync(both.body).equals(readFileSync(file))).toBe(true);
+    } else {
+      expect(both.encoding).toBe('gzip');
+    }
+    const refused = await raw('gzip;q=0');
+    expect(refused.encoding).toBeUndefined();
+    expect(refused.body.length).toBe(statSync(file).size);
   });
 
   it('sends the security headers, with no unsafe-inline scripts and connect-src limited to the site and the sign-in provider', async () => {

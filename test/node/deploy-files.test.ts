@@ -62,6 +62,7 @@ describe('deploy/members.Dockerfile (the members site: gate + both builds)', () 
     expect(sources.sort()).toEqual(
       [
         '/src/build/access-manifest.json',
+        '/src/build/file-index.json',
         '/src/build/members',
         '/src/build/public',
         '/src/build/server/server',

@@ -7,14 +7,18 @@ import {randomUUID} from 'node:crypto';
  * endpoint, replayed cookies).
  */
 import {randomBytes} from 'node:crypto';
-import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
+import {brotliDecompressSync, gunzipSync} from 'node:zlib';
 import {PassThrough} from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import type {FastifyInstance} from 'fastify';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
 import {createGate, SESSION_COOKIE, type GateOptions} from '../../server/gate';
+import {loadSite} from '../../server/decide';
+import {SMALL_FILE_BYTES} from '../../server/fileBodies';
 import {createKeyStore, type KeyStore} from '../../server/keys';
+import {writeFileIndex} from '../../scripts/build-index';
 import {rawGet, rawGetFollowing, rawRequest} from '../support/rawHttp';
 import {isSameOriginPath, spellingsOf} from '../support/urlSpellings';
 
@@ -172,6 +176,7 @@ beforeAll(async () => {
       searchIndexes: [{dir: '_portal/search/v1', routes: ['/docs/admin']}],
     }),
   );
+  await writeFileIndex(dir);
   gate = await gateWith();
   origin = await gate.listen({port: 0, host: '127.0.0.1'});
 });
@@ -275,10 +280,15 @@ describe('gate server', () => {
   });
 
   it('chooses the search bundle by the session even when both builds have the same default bundle', async () => {
-    const membersIndex = path.join(dir, 'members', 'pagefind', 'pagefind-entry.json');
-    const before = readFileSync(membersIndex, 'utf8');
-    write(membersIndex, readFileSync(path.join(dir, 'public', 'pagefind', 'pagefind-entry.json'), 'utf8'));
-    const server = await gateWith();
+    // A copy of the fixture build: the shared gate keeps serving the build it indexed.
+    const copy = mkdtempSync(path.join(os.tmpdir(), 'portal-gate-same-bundle-'));
+    cpSync(dir, copy, {recursive: true});
+    write(
+      path.join(copy, 'members', 'pagefind', 'pagefind-entry.json'),
+      readFileSync(path.join(dir, 'public', 'pagefind', 'pagefind-entry.json'), 'utf8'),
+    );
+    await writeFileIndex(copy);
+    const server = await gateWith({buildDir: copy});
     try {
       const asAdmin = await sessionCookie(server, await admin());
       const answer = await server.inject({url: '/pagefind/pagefind-entry.json', headers: {cookie: asAdmin}});
@@ -289,7 +299,7 @@ describe('gate server', () => {
       expect(signedOut.headers.vary).toContain('Cookie');
     } finally {
       await server.close();
-      write(membersIndex, before);
+      rmSync(copy, {recursive: true, force: true});
     }
   });
 
@@ -462,23 +472,6 @@ describe('gate server', () => {
     }
     expect((await rawGet(origin, '/docs/%2e%2e/%2e%2e/etc/passwd')).status).toBe(400);
     expect((await rawGet(origin, '/docs/../../etc/passwd')).status).toBe(400);
-  });
-
-  it('sends gzip to clients that accept it, and 304 for a known ETag', async () => {
-    write(path.join(dir, 'public', 'docs', 'big', 'index.html'), `<p>${'words '.repeat(2000)}</p>`);
-    write(path.join(dir, 'members', 'docs', 'big', 'index.html'), `<p>${'words '.repeat(2000)}</p>`);
-    const server = await gateWith();
-    const zipped = await server.inject({url: '/docs/big', headers: {'accept-encoding': 'gzip, br'}});
-    expect(zipped.headers['content-encoding']).toBe('gzip');
-    expect(zipped.rawPayload.length).toBeLessThan(1000);
-    const again = await server.inject({url: '/docs/big', headers: {'if-none-match': String(zipped.headers.etag)}});
-    expect(again.statusCode).toBe(304);
-    for (const refusal of ['gzip;q=0', 'br', '']) {
-      const plain = await server.inject({url: '/docs/big', headers: {'accept-encoding': refusal}});
-      expect(plain.headers['content-encoding']).toBeUndefined();
-      expect(plain.body).toContain('words words');
-    }
-    await server.close();
   });
 
   it("refuses a session cookie issued by another deployment that shares the secret (staging's cookie on production)", async () => {
@@ -1008,6 +1001,327 @@ describe('gate server: the audit log', () => {
       for (const secret of [adminToken, developerToken, asAdmin.split('=')[1], asDeveloper.split('=')[1], 'query-secret']) {
         expect(log).not.toContain(secret);
       }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** A copy of the fixture build that a test may change: the shared gate keeps serving the one it indexed. */
+function copyOfFixture(prefix: string): string {
+  const copy = mkdtempSync(path.join(os.tmpdir(), prefix));
+  cpSync(dir, copy, {recursive: true});
+  return copy;
+}
+
+/** The decoded body of an answer, whatever its Content-Encoding. */
+function decoded(response: {headers: Record<string, unknown>; rawPayload: Buffer}): string {
+  const encoding = response.headers['content-encoding'];
+  const bytes =
+    encoding === 'gzip'
+      ? gunzipSync(response.rawPayload)
+      : encoding === 'br'
+        ? brotliDecompressSync(response.rawPayload)
+        : response.rawPayload;
+  return bytes.toString('utf8');
+}
+
+describe('gate server: precompressed siblings', () => {
+  const BIG_PAGE = `<p>${'words '.repeat(2000)}</p>`;
+  /** A role-restricted chunk large enough to get siblings. */
+  const BIG_ADMIN_CHUNK = '/assets/js/admin-big.9999abcd.js';
+  const BIG_ADMIN_TEXT = `/* ${ADMIN_TEXT} */ ${'const secretAdminValue = 1;\n'.repeat(200)}`;
+  let copy: string;
+  let server: FastifyInstance;
+  let serverOrigin: string;
+
+  beforeAll(async () => {
+    copy = copyOfFixture('portal-gate-siblings-');
+    for (const audience of ['public', 'members']) {
+      write(path.join(copy, audience, 'docs', 'big', 'index.html'), BIG_PAGE);
+    }
+    write(
+      path.join(copy, 'public', 'docs', 'admin', 'index.html'),
+      `<h1>Admin</h1><p>Sign in to read this page.</p>${'<p>padding</p>'.repeat(200)}`,
+    );
+    write(path.join(copy, 'members', 'docs', 'admin', 'index.html'), `<h1>Admin</h1><p>${ADMIN_TEXT}</p>${'<p>padding</p>'.repeat(200)}`);
+    write(path.join(copy, 'members', BIG_ADMIN_CHUNK), BIG_ADMIN_TEXT);
+    const manifestFile = path.join(copy, 'access-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {files: Record<string, unknown>};
+    manifest.files[BIG_ADMIN_CHUNK.slice(1)] = [{kind: 'roles', roles: ['admin'], permissions: []}];
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    await writeFileIndex(copy);
+    server = await gateWith({buildDir: copy});
+    serverOrigin = await server.listen({port: 0, host: '127.0.0.1'});
+  });
+
+  afterAll(async () => {
+    await server.close();
+    rmSync(copy, {recursive: true, force: true});
+  });
+
+  it('writes gzip and brotli siblings only for compressible files above the threshold, each smaller', () => {
+    const index = JSON.parse(readFileSync(path.join(copy, 'file-index.json'), 'utf8')) as {
+      audiences: Record<string, Record<string, {size: number; encodings?: Record<string, {size: number}>}>>;
+    };
+    const big = index.audiences.public?.['docs/big/index.html'];
+    expect(Object.keys(big?.encodings ?? {}).sort()).toEqual(['br', 'gzip']);
+    expect(big?.encodings?.gzip?.size).toBeLessThan(big?.size ?? 0);
+    expect(gunzipSync(readFileSync(path.join(copy, 'public', 'docs', 'big', 'index.html.gz'))).toString('utf8')).toBe(BIG_PAGE);
+    expect(brotliDecompressSync(readFileSync(path.join(copy, 'public', 'docs', 'big', 'index.html.br'))).toString('utf8')).toBe(BIG_PAGE);
+    // Small files: none.
+    expect(index.audiences.public?.['index.html']?.encodings).toBeUndefined();
+    // Siblings are not files of the index.
+    expect(Object.keys(index.audiences.public ?? {}).some((name) => /\.(gz|br)$/.test(name))).toBe(false);
+  });
+
+  it.each([
+    ['gzip', 'gzip'],
+    ['br', 'br'],
+    ['gzip, br', 'br'],
+    ['br;q=0.5, gzip', 'gzip'],
+    ['gzip;q=0.8, br;q=0.9', 'br'],
+    ['*', 'br'],
+    ['br;q=0, *', 'gzip'],
+    ['gzip;q=0', null],
+    ['gzip;q=0, br;q=0', null],
+    ['br;q=0, gzip;q=0, identity', null],
+    ['identity', null],
+    ['deflate', null],
+    ['', null],
+    [undefined, null],
+  ])('Accept-Encoding %p gets %p, with its own length and ETag', async (accept, expected) => {
+    const identity = await server.inject({url: '/docs/big'});
+    const response = await server.inject({url: '/docs/big', headers: accept === undefined ? {} : {'accept-encoding': accept}});
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe(expected ?? undefined);
+    expect(response.headers.vary).toContain('Accept-Encoding');
+    expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
+    expect(decoded(response)).toBe(BIG_PAGE);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    if (expected) {
+      expect(response.rawPayload.length).toBeLessThan(BIG_PAGE.length);
+      expect(response.headers.etag).not.toBe(identity.headers.etag);
+    } else {
+      expect(response.headers.etag).toBe(identity.headers.etag);
+    }
+  });
+
+  it('revalidates each representation by its own ETag, and answers HEAD with the length of the one chosen', async () => {
+    const br = await server.inject({url: '/docs/big', headers: {'accept-encoding': 'br'}});
+    const gzip = await server.inject({url: '/docs/big', headers: {'accept-encoding': 'gzip'}});
+    expect(br.headers.etag).not.toBe(gzip.headers.etag);
+    const etag = String(br.headers.etag);
+    expect((await server.inject({url: '/docs/big', headers: {'accept-encoding': 'br', 'if-none-match': etag}})).statusCode).toBe(304);
+    // Another representation is not the one the client holds.
+    const other = await server.inject({url: '/docs/big', headers: {'accept-encoding': 'gzip', 'if-none-match': etag}});
+    expect(other.statusCode).toBe(200);
+    expect(decoded(other)).toBe(BIG_PAGE);
+    const head = await server.inject({method: 'HEAD', url: '/docs/big', headers: {'accept-encoding': 'gzip'}});
+    expect(head.headers['content-length']).toBe(gzip.headers['content-length']);
+    expect(head.headers['content-encoding']).toBe('gzip');
+    expect(head.rawPayload.length).toBe(0);
+  });
+
+  it("serves a restricted file's siblings under its name and rule only, never under another name", async () => {
+    const asAdmin = await sessionCookie(server, await admin());
+    const asDeveloper = await sessionCookie(server, await developer());
+    for (const accept of ['br', 'gzip', 'gzip, br', '*']) {
+      const allowed = await server.inject({url: BIG_ADMIN_CHUNK, headers: {cookie: asAdmin, 'accept-encoding': accept}});
+      expect(allowed.statusCode).toBe(200);
+      expect(['br', 'gzip']).toContain(allowed.headers['content-encoding']);
+      expect(decoded(allowed)).toBe(BIG_ADMIN_TEXT);
+      expect(allowed.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+      expect(allowed.headers.vary).toBe('Cookie, Accept-Encoding');
+      for (const cookie of [undefined, asDeveloper]) {
+        const refused = await server.inject({url: BIG_ADMIN_CHUNK, headers: {...(cookie ? {cookie} : {}), 'accept-encoding': accept}});
+        expect(refused.statusCode).toBe(403);
+        expect(refused.headers['content-encoding']).toBeUndefined();
+        expect(refused.body).not.toContain(ADMIN_TEXT);
+        // The page: the withheld (public) version, compressed or not.
+        const page = await server.inject({url: '/docs/admin', headers: {...(cookie ? {cookie} : {}), 'accept-encoding': accept}});
+        expect(decoded(page)).toContain('Sign in to read this page');
+        expect(decoded(page)).not.toContain(ADMIN_TEXT);
+        expect(page.headers['cache-control']).toBe('private, no-cache');
+      }
+    }
+    // The siblings by their own names, and other spellings of them: nobody gets them (the admin neither: they are not files of the site).
+    const names = [
+      `${BIG_ADMIN_CHUNK}.gz`,
+      `${BIG_ADMIN_CHUNK}.br`,
+      '/docs/admin/index.html.gz',
+      '/docs/admin/index.html.br',
+      '/docs/big/index.html.gz',
+    ];
+    const spellings = [
+      ...names,
+      `${BIG_ADMIN_CHUNK}.GZ`,
+      `${BIG_ADMIN_CHUNK}.Br`,
+      `${BIG_ADMIN_CHUNK}.gz.`,
+      `${BIG_ADMIN_CHUNK}.br.`,
+      `${BIG_ADMIN_CHUNK}%2egz`,
+      `${BIG_ADMIN_CHUNK.replace('.js', '%2ejs')}.br`,
+      `${BIG_ADMIN_CHUNK}.gz%00`,
+      `${BIG_ADMIN_CHUNK}.gz;`,
+      `${BIG_ADMIN_CHUNK}.gz/`,
+      ...names.flatMap((name) => spellingsOf(name).map((spelling) => spelling.url)),
+    ];
+    for (const cookie of [undefined, asDeveloper, asAdmin]) {
+      for (const accept of [undefined, 'gzip, br']) {
+        for (const spelling of spellings) {
+          const headers = {...(cookie ? {cookie} : {}), ...(accept ? {'accept-encoding': accept} : {})};
+          const answer = await rawGetFollowing(serverOrigin, spelling, headers);
+          expect([400, 404]).toContain(answer.status);
+          expect(answer.headers['content-encoding']).toBeUndefined();
+          expect(answer.body).not.toContain(ADMIN_TEXT);
+          expect(answer.body).not.toContain('secretAdminValue');
+        }
+      }
+    }
+  });
+});
+
+describe('gate server: the build on disk after start', () => {
+  it('refuses (500, no body, logged) a file changed in place, even with its size and time kept; serves the rest', async () => {
+    const copy = copyOfFixture('portal-gate-changed-');
+    await writeFileIndex(copy);
+    const {server, requestLine, clear} = await gateWithLog({buildDir: copy});
+    try {
+      const guide = path.join(copy, 'public', 'docs', 'guide', 'index.html');
+      const before = statSync(guide);
+      // Same length, other bytes, and the old modification time put back.
+      writeFileSync(guide, '<h1>Guide (HACKED)</h1>');
+      utimesSync(guide, before.atime, before.mtime);
+      const answer = await server.inject({url: '/docs/guide'});
+      expect(answer.statusCode).toBe(500);
+      expect(answer.body).toBe('');
+      expect(answer.headers.etag).toBeUndefined();
+      expect(answer.headers['cache-control']).toBe('no-store');
+      await requestLine('/docs/guide');
+      expect(clear().some((line) => line.msg === 'a file of the build changed on disk after start; refused' && line.file === guide)).toBe(
+        true,
+      );
+      // Replaced by another file (a new inode, as a deploy that copies over the build would).
+      const ops = path.join(copy, 'public', 'docs', 'ops', 'index.html');
+      writeFileSync(`${ops}.new`, '<h1>Ops</h1><p>Sign in to read this page.</p>');
+      renameSync(`${ops}.new`, ops);
+      expect((await server.inject({url: '/docs/ops'})).statusCode).toBe(500);
+      // Files that did not change are served as before.
+      expect((await server.inject({url: '/'})).body).toContain('Home (public)');
+    } finally {
+      await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
+  it('serves the bytes it verified before a change, or refuses: never the new bytes under the indexed ETag', async () => {
+    const copy = copyOfFixture('portal-gate-cached-');
+    await writeFileIndex(copy);
+    const server = await gateWith({buildDir: copy});
+    try {
+      const first = await server.inject({url: '/docs/guide'});
+      expect(first.body).toBe('<h1>Guide (public)</h1>');
+      writeFileSync(path.join(copy, 'public', 'docs', 'guide', 'index.html'), '<h1>Guide (HACKED)</h1>');
+      const second = await server.inject({url: '/docs/guide'});
+      expect(second.body).not.toContain('HACKED');
+      if (second.statusCode === 200) {
+        expect(second.body).toBe(first.body);
+        expect(second.headers.etag).toBe(first.headers.etag);
+      } else {
+        expect(second.statusCode).toBe(500);
+      }
+    } finally {
+      await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
+  it('refuses a large (streamed) file whose length changed', async () => {
+    const copy = copyOfFixture('portal-gate-large-');
+    const large = path.join(copy, 'public', 'assets', 'js', 'large.abcd.js');
+    const bytes = `/* large */ ${'x'.repeat(SMALL_FILE_BYTES + 10)}`;
+    write(large, bytes);
+    write(path.join(copy, 'members', 'assets', 'js', 'large.abcd.js'), bytes);
+    await writeFileIndex(copy);
+    const server = await gateWith({buildDir: copy});
+    try {
+      const whole = await server.inject({url: '/assets/js/large.abcd.js'});
+      expect(whole.statusCode).toBe(200);
+      expect(whole.body).toBe(bytes);
+      writeFileSync(large, `${bytes} /* appended */`);
+      const changed = await server.inject({url: '/assets/js/large.abcd.js'});
+      expect(changed.statusCode).toBe(500);
+      expect(changed.body).not.toContain('appended');
+    } finally {
+      await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
+  it('does not get ready when a file changed between the build and the start; files are refused', async () => {
+    const copy = copyOfFixture('portal-gate-stale-');
+    await writeFileIndex(copy);
+    writeFileSync(path.join(copy, 'members', 'docs', 'ops', 'index.html'), '<h1>Ops</h1><p>rewritten after the index</p>');
+    const outcomes: unknown[] = [];
+    const server = await gateWith({buildDir: copy, onSiteLoaded: (outcome) => outcomes.push(outcome)});
+    try {
+      expect((await server.inject({url: '/docs/guide'})).statusCode).toBe(500);
+      expect(outcomes).toHaveLength(1);
+      expect(String(outcomes[0])).toMatch(/the build changed after it was indexed/);
+      const ready = await server.inject({url: '/_portal/health/ready'});
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ready: false, reason: 'the file index could not be loaded'});
+    } finally {
+      await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
+  it('will not start without the file index the build writes', async () => {
+    const copy = copyOfFixture('portal-gate-no-index-');
+    rmSync(path.join(copy, 'file-index.json'));
+    try {
+      await expect(gateWith({buildDir: copy})).rejects.toThrow(/file-index\.json is missing: run "npm run build"/);
+    } finally {
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+});
+
+describe('gate server: readiness waits for the file index', () => {
+  it('answers liveness at once, readiness 503 until the index is loaded, and serves files once it is', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = await gateWith({
+      loadSite: async (...args) => {
+        await held;
+        return loadSite(...args);
+      },
+    });
+    try {
+      expect((await server.inject({url: '/_portal/health'})).statusCode).toBe(200);
+      const waiting = await server.inject({url: '/_portal/health/ready'});
+      expect(waiting.statusCode).toBe(503);
+      expect(waiting.json()).toMatchObject({ready: false, reason: 'the file index is still loading'});
+      // A request for a file waits for the index rather than failing.
+      const page = server.inject({url: '/docs/guide'});
+      release();
+      expect((await page).body).toContain('Guide (public)');
+      const ready = await server.inject({url: '/_portal/health/ready'});
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toMatchObject({ready: true});
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stays 503 while the index is loaded but the keys are not', async () => {
+    const server = await gateWith({jwks: controllableKeyStore('fail')});
+    try {
+      expect((await server.inject({url: '/docs/guide'})).statusCode).toBe(200);
+      const ready = await server.inject({url: '/_portal/health/ready'});
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({reason: 'the provider signing keys are not loaded yet'});
     } finally {
       await server.close();
     }

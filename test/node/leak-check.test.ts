@@ -1,7 +1,7 @@
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {gzipSync} from 'node:zlib';
+import {brotliCompressSync, gzipSync} from 'node:zlib';
 import {
   distinctivePhrases,
   findLeaks,
@@ -282,6 +282,37 @@ describe('runLeakCheck (npm run leak-check)', () => {
     expect(leaked.leaks.map((leak) => path.relative(tmp, leak.file))).toEqual([
       path.join('build', 'members', 'pagefind', 'fragment', 'en_2.pf_fragment'),
     ]);
+  });
+
+  it("checks precompressed siblings: each is its file decompressed, the public build has none of a restricted file, and a role file's count as it", () => {
+    fixture({publicLeak: false});
+    const stub = readFileSync(path.join(tmp, 'build', 'public', 'docs', 'secret', 'index.html'));
+    const membersPage = readFileSync(path.join(tmp, 'build', 'members', 'docs', 'secret', 'index.html'));
+    const membersChunk = readFileSync(path.join(tmp, 'build', 'members', 'assets', 'js', 'secret.js'));
+    // As the build writes them: clean.
+    write('build/public/docs/secret/index.html.gz', gzipSync(stub));
+    write('build/public/docs/secret/index.html.br', brotliCompressSync(stub));
+    write('build/members/docs/secret/index.html.br', brotliCompressSync(membersPage));
+    write('build/members/assets/js/secret.js.gz', gzipSync(membersChunk));
+    expect(runLeakCheck({root: tmp})).toMatchObject({exitCode: 0, leaks: []});
+
+    // The public stub's sibling made from the members page.
+    write('build/public/docs/secret/index.html.br', brotliCompressSync(membersPage));
+    const swapped = runLeakCheck({root: tmp});
+    expect(swapped.exitCode).toBe(1);
+    expect(swapped.lines).toContain(`LEAK build/public/docs/secret/index.html.br: "${FIRST}" from docs/secret.md`);
+    expect(swapped.lines).toContain(
+      'LEAK build/public/docs/secret/index.html.br: not docs/secret/index.html once decompressed (the gate and nginx send it as docs/secret/index.html)',
+    );
+    write('build/public/docs/secret/index.html.br', brotliCompressSync(stub));
+
+    // A restricted chunk's sibling in the public build, even one the phrases miss.
+    write('build/public/assets/js/secret.js.gz', gzipSync('children:"Rotation Runbook"'));
+    const orphan = runLeakCheck({root: tmp});
+    expect(orphan.exitCode).toBe(1);
+    expect(orphan.lines).toContain(
+      'LEAK build/public/assets/js/secret.js.gz: a compressed copy of assets/js/secret.js, which the access manifest restricts and this build lacks',
+    );
   });
 
   it('exits 1 when a restricted page imports a stylesheet only restricted pages use (merged into the one every member downloads)', () => {

@@ -1,0 +1,111 @@
+/**
+ * A file's bytes, read from disk only as the index (./buildFiles.ts) knows
+ * them. The file is opened at the exact path the index names (no symbolic
+ * link as its last part), and the open file must be the one the gate
+ * stat'ed at start: same inode, size and modification time. Otherwise the
+ * build changed under the running gate, and the answer is a refusal, never
+ * other bytes under the indexed ETag and length.
+ *
+ * Files up to SMALL_FILE_BYTES (pages, most chunks) are read whole and
+ * their sha256 must match the indexed ETag, which even a change in place
+ * that kept the size and the time cannot get past; the verified bytes are
+ * then kept in a cache of bounded size (least recently used out), so hot
+ * pages cost no file-system call. Larger files are streamed from the
+ * checked file descriptor.
+ */
+import {createHash} from 'node:crypto';
+import {constants} from 'node:fs';
+import {open} from 'node:fs/promises';
+import type {Readable} from 'node:stream';
+import {etagOf, type Body} from './buildFiles';
+
+/** Read whole, verified by hash and cacheable, up to this size. */
+export const SMALL_FILE_BYTES = 256 * 1024;
+/** Default size of the cache of verified small bodies, per process. */
+export const DEFAULT_BODY_CACHE_BYTES = 32 * 1024 * 1024;
+
+export class ChangedOnDiskError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file} changed on disk after the gate started (${reason}): refusing to serve it; restart the gate on the new build`);
+  }
+}
+
+export interface FileBodies {
+  /** The bytes (small files) or a stream of them (large ones); rejects with ChangedOnDiskError. */
+  read(body: Body): Promise<Buffer | Readable>;
+  /** Bytes held by the cache now. */
+  cachedBytes(): number;
+}
+
+export function createFileBodies({cacheBytes = DEFAULT_BODY_CACHE_BYTES}: {cacheBytes?: number} = {}): FileBodies {
+  /** Insertion order is recency order: a hit moves its entry to the end. */
+  const cache = new Map<string, Buffer>();
+  let held = 0;
+
+  function remember(key: string, bytes: Buffer): void {
+    if (bytes.length > cacheBytes) {
+      return;
+    }
+    held += bytes.length;
+    cache.set(key, bytes);
+    for (const [oldest, value] of cache) {
+      if (held <= cacheBytes) {
+        break;
+      }
+      cache.delete(oldest);
+      held -= value.length;
+    }
+  }
+
+  return {
+    cachedBytes: () => held,
+    async read(body) {
+      const key = `${body.path}\0${body.etag}`;
+      const cached = cache.get(key);
+      if (cached) {
+        cache.delete(key);
+        cache.set(key, cached);
+        return cached;
+      }
+      const handle = await open(body.path, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+        throw new ChangedOnDiskError(body.path, `cannot open it: ${error.code ?? error.message}`);
+      });
+      let streaming = false;
+      try {
+        const stats = await handle.stat();
+        if (!stats.isFile() || stats.ino !== body.ino || stats.size !== body.size || stats.mtimeMs !== body.mtimeMs) {
+          throw new ChangedOnDiskError(
+            body.path,
+            `inode ${stats.ino}, ${stats.size} bytes, modified ${stats.mtimeMs}; indexed: inode ${body.ino}, ${body.size} bytes, modified ${body.mtimeMs}`,
+          );
+        }
+        if (body.size <= SMALL_FILE_BYTES) {
+          const bytes = Buffer.alloc(body.size);
+          let offset = 0;
+          while (offset < body.size) {
+            const {bytesRead} = await handle.read(bytes, offset, body.size - offset, offset);
+            if (bytesRead === 0) {
+              break;
+            }
+            offset += bytesRead;
+          }
+          if (offset !== body.size || etagOf(createHash('sha256').update(bytes).digest()) !== body.etag) {
+            throw new ChangedOnDiskError(body.path, 'its bytes no longer match the indexed ETag');
+          }
+          remember(key, bytes);
+          return bytes;
+        }
+        streaming = true;
+        // The stream closes the file when it ends or is destroyed (the client went away).
+        return handle.createReadStream({start: 0, end: body.size - 1, autoClose: true});
+      } finally {
+        if (!streaming) {
+          await handle.close();
+        }
+      }
+    },
+  };
+}
