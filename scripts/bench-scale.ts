@@ -269,7 +269,7 @@ async function main(): Promise<void> {
         const result = await measure(kind, log);
         results.get(kind.name)?.push(result);
         console.log(
-          `  round ${round} ${kind.name}: ${result.wallSeconds.toFixed(1)} s wall, ${result.cpuSeconds.toFixed(1)} s CPU, ${(result.peakBytes / 2 ** 30).toFixed(2)} GB peak`,
+          `  round ${round} ${kind.name}: ${result.wallSeconds.toFixed(1)} s wall, ${result.cpuSeconds.toFixed(1)} s CPU, ${(result.peakBytes / 2 ** 30).toFixed(2)} GiB peak`,
         );
       }
     }
@@ -287,7 +287,7 @@ async function main(): Promise<void> {
     const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(2);
     const spread = (value: {median: number; min: number; max: number}, format: (n: number) => string) =>
       pairs > 1 ? `${format(value.median)} (${format(value.min)}–${format(value.max)})` : format(value.median);
-    console.log(`\n| build (${pages} generated pages) | wall s | CPU s | peak GB |\n|---|---|---|---|`);
+    console.log(`\n| build (${pages} generated pages) | wall s | CPU s | peak GiB |\n|---|---|---|---|`);
     for (const [name, value] of Object.entries(summary)) {
       console.log(
         `| ${name} | ${spread(value.wallSeconds, (n) => n.toFixed(1))} | ${spread(value.cpuSeconds, (n) => n.toFixed(1))} | ${spread(value.peakBytes, gb)} |`,
