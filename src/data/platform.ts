@@ -470,7 +470,7 @@ export const MAKE_TARGETS: MakeTarget[] = [
   {name: 'db-seed', description: 'Load the seed data used by local development and e2e tests.'},
   {name: 'db-reset', description: 'Drop, recreate, migrate and seed a local database.', variables: 'SERVICE'},
   {name: 'db-studio', description: 'Open Prisma Studio for one service database.', variables: 'SERVICE'},
-  {name: 'new-service', description: 'Scaffold a service from the template, with Dockerfile and Compose entry.', variables: 'NAME'},
+  {name: 'new-service', description: 'Scaffold a service from the template, with its Compose entry (built from the shared `docker/Dockerfile.service`; no per-service Dockerfile).', variables: 'NAME'},
   {name: 'docker-build', description: 'Build production images for every service, tagged with the short git SHA (GIT_SHA).'},
   {name: 'tf-plan', description: 'Run `terraform plan` for an environment.', variables: 'ENV'},
   {name: 'tf-apply', description: 'Apply a reviewed Terraform plan for an environment.', variables: 'ENV'},
