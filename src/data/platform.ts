@@ -187,7 +187,7 @@ const SERVICE_DEFINITIONS: Service[] = [
   {
     id: 'admin-service',
     name: 'Admin Service',
-    purpose: 'Back-office API for support and operations staff: user look-up, feature flags, audit log and tenant suspension.',
+    purpose: 'Back-office API for support and operations staff: user look-up, feature flags, audit log, tenant suspension and plan changes.',
     port: 3002,
     gatewayPrefix: '/admin',
     owner: 'platform',
@@ -507,7 +507,7 @@ export const ROLES: Role[] = [
   {
     name: 'operations',
     description:
-      'Staff role, Acme staff organisation only. Operations staff: everything support can do, plus changing feature flags and suspending tenants.',
+      'Staff role, Acme staff organisation only. Operations staff: everything support can do, plus creating, changing and deleting feature flags, suspending tenants and changing their plan.',
   },
 ];
 
@@ -543,9 +543,10 @@ export const PERMISSIONS: Permission[] = [
   {name: 'admin:users-read', description: 'Look up users across tenants in the admin service.', roles: ['support', 'operations']},
   {name: 'admin:sessions-revoke', description: 'Sign a user out everywhere.', roles: ['support', 'operations']},
   {name: 'admin:flags-read', description: 'Read feature flags and their tenant overrides.', roles: ['support', 'operations']},
-  {name: 'admin:flags-write', description: 'Change feature flag defaults and tenant overrides.', roles: ['operations']},
+  {name: 'admin:flags-write', description: 'Create, change and delete feature flags, their defaults and tenant overrides.', roles: ['operations']},
   {name: 'admin:audit-read', description: 'Read the back-office audit log.', roles: ['support', 'operations']},
   {name: 'admin:tenants-suspend', description: 'Suspend and reactivate tenants.', roles: ['operations']},
+  {name: 'admin:tenants-plan', description: 'Move a tenant to another plan.', roles: ['operations']},
 ];
 
 /** Deployment environments managed by Terraform. */
