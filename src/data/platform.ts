@@ -187,7 +187,8 @@ const SERVICE_DEFINITIONS: Service[] = [
   {
     id: 'admin-service',
     name: 'Admin Service',
-    purpose: 'Back-office API for support and operations staff: user look-up, feature flags, audit log and tenant suspension.',
+    purpose:
+      'Back-office API for support and operations staff: user look-up, feature flags, audit log, tenant suspension and plan changes.',
     port: 3002,
     gatewayPrefix: '/admin',
     owner: 'platform',
@@ -470,7 +471,12 @@ export const MAKE_TARGETS: MakeTarget[] = [
   {name: 'db-seed', description: 'Load the seed data used by local development and e2e tests.'},
   {name: 'db-reset', description: 'Drop, recreate, migrate and seed a local database.', variables: 'SERVICE'},
   {name: 'db-studio', description: 'Open Prisma Studio for one service database.', variables: 'SERVICE'},
-  {name: 'new-service', description: 'Scaffold a service from the template, with Dockerfile and Compose entry.', variables: 'NAME'},
+  {
+    name: 'new-service',
+    description:
+      'Scaffold a service from the template, with its Compose entry, built from the shared docker/Dockerfile.service (no per-service Dockerfile).',
+    variables: 'NAME',
+  },
   {name: 'docker-build', description: 'Build production images for every service, tagged with the short git SHA (GIT_SHA).'},
   {name: 'tf-plan', description: 'Run `terraform plan` for an environment.', variables: 'ENV'},
   {name: 'tf-apply', description: 'Apply a reviewed Terraform plan for an environment.', variables: 'ENV'},
@@ -507,7 +513,7 @@ export const ROLES: Role[] = [
   {
     name: 'operations',
     description:
-      'Staff role, Acme staff organisation only. Operations staff: everything support can do, plus changing feature flags and suspending tenants.',
+      'Staff role, Acme staff organisation only. Operations staff: everything support can do, plus creating, changing and deleting feature flags, suspending tenants and changing their plan.',
   },
 ];
 
@@ -543,9 +549,14 @@ export const PERMISSIONS: Permission[] = [
   {name: 'admin:users-read', description: 'Look up users across tenants in the admin service.', roles: ['support', 'operations']},
   {name: 'admin:sessions-revoke', description: 'Sign a user out everywhere.', roles: ['support', 'operations']},
   {name: 'admin:flags-read', description: 'Read feature flags and their tenant overrides.', roles: ['support', 'operations']},
-  {name: 'admin:flags-write', description: 'Change feature flag defaults and tenant overrides.', roles: ['operations']},
+  {
+    name: 'admin:flags-write',
+    description: 'Create, change and delete feature flags, their defaults and tenant overrides.',
+    roles: ['operations'],
+  },
   {name: 'admin:audit-read', description: 'Read the back-office audit log.', roles: ['support', 'operations']},
   {name: 'admin:tenants-suspend', description: 'Suspend and reactivate tenants.', roles: ['operations']},
+  {name: 'admin:tenants-plan', description: 'Move a tenant to another plan.', roles: ['operations']},
 ];
 
 /** Deployment environments managed by Terraform. */
