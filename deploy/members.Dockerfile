@@ -1,7 +1,7 @@
 # The members site: the gate server (build/server) deciding per request
 # between build/public and build/members, on production dependencies only
 # (fastify, jose, cookie, mime-types), as a non-root user. Stateless: run as
-# many replicas as you like behind any load balancer (README, "Deploy").
+# many replicas as you like behind any load balancer (README, "Deploy and operate").
 #
 #   docker build -f deploy/members.Dockerfile \
 #     --build-arg WORKOS_CLIENT_ID=client_... --build-arg WORKOS_API_HOSTNAME=auth.example.com \

@@ -17,7 +17,7 @@
  *    hashed the same way) and a manifest with no restricted pages.
  *
  * Writes bench/results.json and the table between the BENCH markers in
- * README.md.
+ * bench/README.md ("Front-end performance").
  *
  *   npm run bench            (about 12 minutes on 2 cores)
  *
@@ -315,11 +315,14 @@ function writeReadmeTable(results) {
     '',
     `Cold builds, ${results.buildRatios.length} pairs side by side (median): ${portal.buildSeconds.toFixed(1)} s for both audiences and the gate (\`npm run build\`; ${portal.buildSecondsRuns.join(', ')} s), peak ${portal.buildPeakMemoryMB ?? '?'} MB; stock reference ${reference.buildSeconds.toFixed(1)} s (${reference.buildSecondsRuns.join(', ')} s), ${reference.buildPeakMemoryMB ?? '?'} MB. Ratio per pair ${results.buildRatios.map((ratio) => `${ratio}×`).join(', ')}: **median ${results.buildRatio}×**. Search index: ${portal.searchIndexGzipKB} KB gzip.`,
   ].join('\n');
-  const readmePath = path.join(ROOT, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const updated = readme.replace(/<!-- BENCH:START -->[\s\S]*<!-- BENCH:END -->/, `<!-- BENCH:START -->\n${table}\n<!-- BENCH:END -->`);
-  writeFileSync(readmePath, updated);
   console.log(table);
+  const readmePath = path.join(ROOT, 'bench', 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const markers = /<!-- BENCH:START -->[\s\S]*<!-- BENCH:END -->/;
+  if (!markers.test(readme)) {
+    throw new Error(`${readmePath} has no BENCH:START/BENCH:END markers to write the table between`);
+  }
+  writeFileSync(readmePath, readme.replace(markers, `<!-- BENCH:START -->\n${table}\n<!-- BENCH:END -->`));
 }
 
 if (!statSync(CHROME, {throwIfNoEntry: false})) {

@@ -80,7 +80,7 @@ export function createSessionCodec({
   }
   const [signingSecret] = secrets as [Uint8Array, ...Uint8Array[]];
   // Revoked cookie ids → their expiry (s). Per process: another replica
-  // accepts a replayed cookie until it expires (README, "Access model").
+  // accepts a replayed cookie until it expires (decisions/0004-access-in-detail.md).
   const revoked = new Map<string, number>();
   // Provider session ids ended by sign-out → until when they are refused (s). Per process too.
   const endedProviderSessions = new Map<string, number>();

@@ -6,7 +6,7 @@
  * layout, the doc, its data: eleven on a doc page) before it can hydrate.
  * That costs a round trip after main.js arrives, and the appends ran inside
  * main.js's evaluation, the longest task on the page: about 95 ms of it at
- * 4× CPU throttling on the long doc page (README, Performance). Listed in
+ * 4× CPU throttling on the long doc page (bench/README.md, Front-end performance). Listed in
  * the page, the chunks download beside main.js, inserted one per task by the
  * loader, and webpack waits for those instead of inserting its own. (Docusaurus means to do this with
  * react-loadable's manifest, but with Rspack the module names it records do
@@ -139,8 +139,8 @@ function entryPart(name: string, packages: RegExp, priority: number) {
  * The app's entry (main.js) in four scripts instead of one. The browser
  * compiles each script it runs in one task: main.js whole was about 450 KB,
  * and compiling it made its evaluation the longest task on a doc page
- * (about 20 of its 45 ms unthrottled, 80 ms at 4× CPU throttling; README,
- * Performance). In parts, each compiles in a task of its own, well under
+ * (about 20 of its 45 ms unthrottled, 80 ms at 4× CPU throttling; bench/README.md,
+ * Front-end performance). In parts, each compiles in a task of its own, well under
  * 50 ms at 4×, and main.js's task keeps only running the modules (the
  * steps below move most of that out too). The loader runs them in order
  * (async off) and webpack runs the entry once all are there. React DOM is
@@ -160,8 +160,8 @@ export const ENTRY_SCRIPT_PARTS = {
  * task of its own, but webpack still ran every module of the entry in
  * main.js's one task: React DOM, the router, the client modules, the Root
  * with sign-in, the layout, then Docusaurus's route table and preload; 40 to
- * 55 ms unthrottled on the long doc, the page's longest task (README,
- * Performance). Each step is an entry of its own that depends on the one
+ * 55 ms unthrottled on the long doc, the page's longest task (bench/README.md,
+ * Front-end performance). Each step is an entry of its own that depends on the one
  * before (webpack's `dependOn`, one runtime for all): its script runs its
  * modules when it arrives, so main.js finds them evaluated. The modules are
  * ones Docusaurus's client entry and its App import, by their public names,

@@ -7,7 +7,7 @@
  * file system's root, 27 file names per folder, each a failed read that
  * throws. A cold build ran that search for each of its stylesheets on
  * Node's one thread: about 1.3 s of CPU profile, and interleaved cold
- * builds were about 1.7 s faster without it (README, "Build time").
+ * builds were about 1.7 s faster without it.
  *
  * Neither the site nor any package it installs has such a file (the
  * loader's search places, and a `postcss` key in package.json);

@@ -6,7 +6,7 @@
  * links in the text, all seen in the first frame after hydration: Docusaurus
  * matches each one against every route and appends its `<link
  * rel="prefetch">` elements in one task, measured at 230 ms of main thread at
- * 4× CPU throttling on the long doc page (README, Performance). The same
+ * 4× CPU throttling on the long doc page (bench/README.md, Front-end performance). The same
  * prefetches still happen, a few per idle period, so the page answers input
  * in between. Hover and touch still preload at once (`window.docusaurus.preload`).
  *

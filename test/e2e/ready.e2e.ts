@@ -134,7 +134,7 @@ describe('ready within a second of load, on a desktop', () => {
 describe('work kept out of the first load', () => {
   it('a phone loading doc pages never sets up collation data (no localeCompare call)', async () => {
     // The page's first localeCompare loads the browser's collation data, a
-    // task of 40 to 90 ms at 4× CPU throttling (README, Performance); the
+    // task of 40 to 90 ms at 4× CPU throttling (bench/README.md, Front-end performance); the
     // docs menu's hand-over used to make it (src/theme/DocSidebar).
     const page = await suite.context.newPage();
     await page.setViewportSize({width: 390, height: 800});

@@ -7,7 +7,7 @@ import {useNavbarMobileSidebar} from '@docusaurus/theme-common/internal';
  * Docusaurus renders the closed mobile menu, with a second copy of the docs
  * sidebar, as soon as it learns after hydration that the window is narrow:
  * one synchronous render that nobody sees, measured at about 170 ms of main
- * thread at 4× CPU throttling on the long doc page (README, Performance).
+ * thread at 4× CPU throttling on the long doc page (bench/README.md, Front-end performance).
  * The wrapper in src/theme/Navbar/MobileSidebar renders it on the first open
  * instead, and keeps it from then on. (The docs sidebar's filler, which only
  * hands the menu its content, stays mounted, so the first opening shows the

@@ -4,8 +4,8 @@
  * them a second time once the browser takes over (`key={String(isBrowser)}`).
  * On the long doc page that threw away the hydrated tabs (about 360
  * elements: three tabs of code blocks) and built them again right after
- * hydration, and a tab the reader had focused lost its focus (README,
- * Performance).
+ * hydration, and a tab the reader had focused lost its focus (bench/README.md,
+ * Front-end performance).
  *
  * The remount was Docusaurus's stopgap for facebook/docusaurus#5653: a
  * `defaultValue` computed in the browser differs from the server's, and the
