@@ -142,7 +142,8 @@ describe('code blocks', () => {
   it('wrap long lines on request', async () => {
     const page = await suite.open(LONG_DOC);
     await page.setViewportSize({width: 390, height: 800});
-    const wrappable = page.locator('.theme-code-block:has(button[aria-label="Toggle word wrap"])').first();
+    // The first one on screen: blocks in a tab not chosen are hidden.
+    const wrappable = page.locator('.theme-code-block:has(button[aria-label="Toggle word wrap"])').filter({visible: true}).first();
     await wrappable.hover();
     await wrappable.getByRole('button', {name: 'Toggle word wrap'}).click();
     await expect(wrappable.locator('pre code').evaluate((code) => getComputedStyle(code).whiteSpace)).resolves.toBe('pre-wrap');

@@ -24,7 +24,8 @@ const TABLE: [string, string][] = [
   ['LLM_API_KEY', `${DOCS}/services/kira-service`],
   ['NoSuchBucket', `${DOCS}/services/file-service`],
   ['P1001', `${DOCS}/shared-libraries/migrations`],
-  ['UPSTREAM_UNAVAILABLE', `${DOCS}/shared-libraries/constants`],
+  // constants only names the code; filters says when a client gets it (the gateway's rule).
+  ['UPSTREAM_UNAVAILABLE', `${DOCS}/shared-libraries/filters`],
   ['VALIDATION_FAILED', `${DOCS}/shared-libraries/pipes`],
   ['401 Unauthorized', `${DOCS}/shared-libraries/guards`],
   ['cleverscreen', `${DOCS}/services/cleverscreen-service`],
