@@ -142,8 +142,11 @@ describe('code blocks', () => {
   it('wrap long lines on request', async () => {
     const page = await suite.open(LONG_DOC);
     await page.setViewportSize({width: 390, height: 800});
-    // The first one on screen: blocks in a tab not chosen are hidden.
-    const wrappable = page.locator('.theme-code-block:has(button[aria-label="Toggle word wrap"])').filter({visible: true}).first();
+    // A block whose first line is wider than a phone, outside the tabs. Its
+    // button shows once the block is laid out and measured, which the page
+    // does when the block comes near the viewport (content-visibility).
+    const wrappable = page.locator('.theme-code-block', {hasText: 'node --version && docker compose version'}).first();
+    await wrappable.scrollIntoViewIfNeeded();
     await wrappable.hover();
     await wrappable.getByRole('button', {name: 'Toggle word wrap'}).click();
     await expect(wrappable.locator('pre code').evaluate((code) => getComputedStyle(code).whiteSpace)).resolves.toBe('pre-wrap');
