@@ -10,10 +10,22 @@ import type {Config} from 'jest';
  */
 const tsJest: Config['transform'] = {
   '^.+\\.tsx?$': ['ts-jest', {tsconfig: '<rootDir>/test/tsconfig.json'}],
+  // Docusaurus's client modules ship as ES modules with JSX; the takeover test
+  // loads the real browser context and useIsBrowser from there.
+  '[\\\\/]node_modules[\\\\/]@docusaurus[\\\\/]core[\\\\/]lib[\\\\/]client[\\\\/].+\\.js$': [
+    'ts-jest',
+    {tsconfig: '<rootDir>/test/tsconfig.json'},
+  ],
 };
 
+/** Everything under node_modules runs as shipped, except Docusaurus's client modules (above). */
+const transformIgnorePatterns = ['[\\\\/]node_modules[\\\\/](?!@docusaurus[\\\\/]core[\\\\/]lib[\\\\/]client[\\\\/])'];
+
 // Docusaurus resolves these aliases through its bundler; in jest we point them
-// at the real files (`@site`) or at small test doubles (`@docusaurus/*`).
+// at the real files (`@site`) or at small test doubles (`@docusaurus/*`). The
+// browser-context double (true wherever there is a window) is for components
+// that read useIsBrowser; test/unit/browser-takeover.test.tsx replaces both
+// with Docusaurus's real modules, since the takeover re-provides that internal.
 const moduleNameMapper: Record<string, string> = {
   '^@site/(.*)$': '<rootDir>/$1',
   '\\.module\\.css$': '<rootDir>/test/support/styleMock.ts',
@@ -32,6 +44,7 @@ const config: Config = {
       testMatch: ['<rootDir>/test/unit/**/*.test.ts?(x)', '<rootDir>/test/integration/**/*.test.ts?(x)'],
       setupFilesAfterEnv: ['<rootDir>/test/support/setupJsdom.ts'],
       transform: tsJest,
+      transformIgnorePatterns,
       moduleNameMapper,
     },
     {

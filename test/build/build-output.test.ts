@@ -70,15 +70,34 @@ describe('production build', () => {
     const skipLinkTarget = '__docusaurus_skipToContent_fallback';
     expect({reactDom: holds('react-dom', reactDomVersion), theme: holds('docusaurus', skipLinkTarget)}).toEqual({reactDom: true, theme: true});
     expect({reactDom: holds('main', reactDomVersion), theme: holds('main', skipLinkTarget)}).toEqual({reactDom: false, theme: false});
-    // main.js starts the client entry once the chunks it waits for have run: every one with a script is in the list
-    // (none only a page's own chunk list would bring). A chunk's script declares its id first: push([["<id>"],…
-    const chunkIdOf = (text: string) => /push\(\[\["([^"]+)"\]/.exec(text)?.[1];
-    const jsDir = path.join(buildDir, 'assets', 'js');
-    const scriptOfChunk = new Map(readdirSync(jsDir).map((file) => [chunkIdOf(readFileSync(path.join(jsDir, file), 'utf8')), file]));
-    const awaited = JSON.parse(/\.O\(0,(\[[^\]]*\])/.exec(textOf.get('main') ?? '')?.[1] ?? '[]') as string[];
-    expect(awaited.length).toBeGreaterThanOrEqual(ENTRY_STEPS.length);
-    const listedFiles = scripts.map((url) => path.basename(url));
-    expect(awaited.flatMap((id) => scriptOfChunk.get(id) ?? []).filter((file) => !listedFiles.includes(file))).toEqual([]);
+    // main.js starts the client entry once every chunk of every entry before it (webpack's `dependOn`) and of its own
+    // has run, so each of their scripts must be in the list, before the entry that needs it. Which chunks those are comes
+    // from the bundler's entrypoints as Docusaurus's client manifest records them (the file plugins/page-scripts reads,
+    // UPGRADING.md), not from the minified runtime. The manifest is the last audience's; the split is the same in both.
+    const manifest = JSON.parse(readFileSync(path.join(root, '.docusaurus', 'client-manifest.json'), 'utf8')) as {
+      entrypoints: string[];
+      origins: Record<string, string[]>;
+      assets: Record<string, {js?: {file: string}[]}>;
+    };
+    const partOf = (file: string) => path.basename(file).replace(/\.[0-9a-f]+\.js$/, '');
+    expect(manifest.entrypoints).toEqual([...ENTRY_STEPS.map((step) => step.name), 'main']);
+    const needs = manifest.entrypoints.map((entry) => ({
+      entry,
+      parts: (manifest.origins[entry] ?? []).flatMap((id) => manifest.assets[id]?.js ?? []).map((asset) => partOf(asset.file)),
+    }));
+    for (const audience of ['public', 'members']) {
+      const listed = entryScriptsOf(readFileSync(path.join(root, 'build', audience, 'index.html'), 'utf8'));
+      const listedParts = listed.map(partOf);
+      expect([audience, listed.filter((url) => !existsSync(path.join(root, 'build', audience, url)))]).toEqual([audience, []]);
+      // Each entry after the one it depends on.
+      const entryOrder = manifest.entrypoints.map((entry) => listedParts.indexOf(entry));
+      expect([audience, entryOrder]).toEqual([audience, [...entryOrder].sort((a, b) => a - b)]);
+      for (const {entry, parts} of needs) {
+        expect(parts).toContain(entry);
+        const missingOrLate = parts.filter((part) => !listedParts.includes(part) || listedParts.indexOf(part) > listedParts.indexOf(entry));
+        expect([audience, entry, missingOrLate]).toEqual([audience, entry, []]);
+      }
+    }
   });
 
   // plugins/page-scripts reads Docusaurus's client manifest (an internal

@@ -88,8 +88,27 @@ function controllableKeyStore(initialMode: 'ok' | 'fail' | 'hang' = 'ok'): KeySt
   return Object.assign(control, store);
 }
 
+/**
+ * Servers started inside a test (not in a `beforeAll`): closed after it by
+ * the `afterEach` below, whether it passed or failed. Closing twice is
+ * harmless, so a test may still close its own.
+ */
+const startedInTest = new Set<FastifyInstance>();
+let inTest = false;
+
+beforeEach(() => {
+  inTest = true;
+});
+
+afterEach(async () => {
+  inTest = false;
+  const servers = [...startedInTest];
+  startedInTest.clear();
+  await Promise.all(servers.map((server) => server.close()));
+});
+
 async function gateWith(overrides: Partial<GateOptions> = {}): Promise<FastifyInstance> {
-  return createGate({
+  const server = await createGate({
     buildDir: dir,
     jwks: controllableKeyStore(),
     issuers: [ISSUER],
@@ -98,6 +117,10 @@ async function gateWith(overrides: Partial<GateOptions> = {}): Promise<FastifyIn
     sessionSecrets: [randomBytes(32)],
     ...overrides,
   });
+  if (inTest) {
+    startedInTest.add(server);
+  }
+  return server;
 }
 
 function setCookies(response: {headers: Record<string, unknown>}): string[] {

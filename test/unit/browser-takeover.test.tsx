@@ -11,6 +11,15 @@ import useIsBrowser from '@docusaurus/useIsBrowser';
 import {Context as DocusaurusBrowserContext} from '@docusaurus/core/lib/client/browserContext';
 import BrowserTakeover from '../../src/components/BrowserTakeover';
 
+// Not the test doubles jest.config.ts maps these to elsewhere: the takeover
+// re-provides an internal of Docusaurus, so it is tested against the installed
+// one. The real useIsBrowser reads its context through its own relative import;
+// if an upgrade moves that context, or the hook stops reading it, the import
+// fails or the takeover no longer reaches the hook, and the tests below fail.
+// (The `.js` names are not the mapped ones, so they resolve in node_modules.)
+jest.mock('@docusaurus/core/lib/client/browserContext', () => jest.requireActual('@docusaurus/core/lib/client/browserContext.js'));
+jest.mock('@docusaurus/useIsBrowser', () => jest.requireActual('@docusaurus/core/lib/client/exports/useIsBrowser.js'));
+
 /** Records each render as `isBrowser/mounted`; its own effect makes an ordinary (default priority) update. */
 function Probe({seen}: {seen: string[]}) {
   const isBrowser = useIsBrowser();

@@ -25,18 +25,50 @@ function manualScheduler() {
   };
 }
 
+/**
+ * A rejected promise that records whether anything handled its rejection.
+ * `catch`, `await` and `then(_, onRejected)` all reach the rejection through
+ * `then` with a rejection handler, so this sees whatever the module does with
+ * it. (A spy on `process.on('unhandledRejection')` cannot: jest gives each
+ * test file its own copy of `process`, which Node never emits on.)
+ */
+function watchedRejection(error: Error) {
+  let handled = false;
+  class Watched<T> extends Promise<T> {
+    override then<TResult1 = T, TResult2 = never>(
+      onFulfilled?: ((value: T) => TResult1 | PromiseLike<TResult1>) | null,
+      onRejected?: ((reason: unknown) => TResult2 | PromiseLike<TResult2>) | null,
+    ): Promise<TResult1 | TResult2> {
+      if (onRejected) {
+        handled = true;
+      }
+      return super.then(onFulfilled, onRejected);
+    }
+  }
+  const promise = Watched.reject(error) as Promise<never[]>;
+  return {
+    promise,
+    handled: () => handled,
+    /** Handles it for the test's sake once checked, so a failing check does not also leave a real unhandled rejection. */
+    settle: () => Promise.prototype.then.call(promise, undefined, () => undefined),
+  };
+}
+
 function setUp() {
   const idle = manualScheduler();
+  // Made on first use: a test that never prefetches '/fails' leaves no rejection behind.
+  let failing: ReturnType<typeof watchedRejection> | undefined;
+  const failingPrefetch = () => (failing ??= watchedRejection(new Error('offline')));
   const prefetched: string[] = [];
   const original = {
     prefetch: jest.fn((route: string) => {
       prefetched.push(route);
       idle.spend();
-      return route === '/fails' ? Promise.reject(new Error('offline')) : Promise.resolve([]);
+      return route === '/fails' ? failingPrefetch().promise : Promise.resolve([]);
     }),
     preload: jest.fn(() => Promise.resolve([])),
   };
-  return {idle, prefetched, original, helpers: idlePrefetchHelpers(original, idle.scheduler)};
+  return {idle, prefetched, original, failingPrefetch, helpers: idlePrefetchHelpers(original, idle.scheduler)};
 }
 
 describe('idle prefetching', () => {
@@ -57,16 +89,15 @@ describe('idle prefetching', () => {
   });
 
   it('keeps a failed prefetch away from the page and carries on', async () => {
-    const {idle, prefetched, helpers} = setUp();
-    const unhandled = jest.fn();
-    process.on('unhandledRejection', unhandled);
+    const {idle, prefetched, failingPrefetch, helpers} = setUp();
     void helpers.prefetch('/fails');
     void helpers.prefetch('/after');
     idle.runSlice(10);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    process.off('unhandledRejection', unhandled);
+    // Handled in the same task it was started in: before Node could report it as unhandled.
+    const handled = failingPrefetch().handled();
+    await failingPrefetch().settle();
     expect(prefetched).toEqual(['/fails', '/after']);
-    expect(unhandled).not.toHaveBeenCalled();
+    expect(handled).toBe(true);
   });
 
   it('preloads at once, as Docusaurus does on hover and touch', () => {

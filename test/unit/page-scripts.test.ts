@@ -22,18 +22,43 @@ function runLoader(scripts: string[], chunks?: string[]): void {
 const appScripts = () => Array.from(document.head.querySelectorAll('script'));
 
 describe('page script loader', () => {
-  it('starts the scripts once, in order (async off), after the first frame', async () => {
-    runLoader(['/assets/js/runtime~main.1.js', '/assets/js/main.2.js']);
-    // Nothing during the parse: the text paints first.
-    expect(appScripts()).toHaveLength(0);
-    await waitFor(() => expect(appScripts()).toHaveLength(2));
-    expect(appScripts().map((script) => [script.getAttribute('src'), script.async])).toEqual([
-      ['/assets/js/runtime~main.1.js', false],
-      ['/assets/js/main.2.js', false],
-    ]);
-    // The 250 ms fallback does not start them a second time.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(appScripts()).toHaveLength(2);
+  it('starts the scripts once, in order (async off), after the first frame', () => {
+    jest.useFakeTimers();
+    try {
+      runLoader(['/assets/js/runtime~main.1.js', '/assets/js/main.2.js']);
+      // Nothing during the parse: the text paints first.
+      expect(appScripts()).toHaveLength(0);
+      // The first frame, then the task it schedules.
+      jest.advanceTimersToNextFrame();
+      expect(appScripts()).toHaveLength(0);
+      jest.advanceTimersToNextTimer();
+      expect(appScripts().map((script) => [script.getAttribute('src'), script.async])).toEqual([
+        ['/assets/js/runtime~main.1.js', false],
+        ['/assets/js/main.2.js', false],
+      ]);
+      // The 250 ms fallback (for background tabs, which run no frames) fires and does not start them a second time.
+      jest.advanceTimersByTime(250);
+      expect(jest.getTimerCount()).toBe(0);
+      expect(appScripts()).toHaveLength(2);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('starts the scripts from the 250 ms fallback when no frame comes (a background tab)', () => {
+    jest.useFakeTimers({doNotFake: ['requestAnimationFrame', 'cancelAnimationFrame']});
+    const frames = jest.spyOn(window, 'requestAnimationFrame').mockImplementation(() => 0);
+    try {
+      runLoader(['/runtime.js', '/main.js']);
+      expect(frames).toHaveBeenCalledTimes(1);
+      jest.advanceTimersByTime(249);
+      expect(appScripts()).toHaveLength(0);
+      jest.advanceTimersByTime(1);
+      expect(appScripts().map((script) => script.getAttribute('src'))).toEqual(['/runtime.js', '/main.js']);
+    } finally {
+      frames.mockRestore();
+      jest.useRealTimers();
+    }
   });
 
   it.each(['load', 'error'])('announces when the last script fired "%s", so the base-URL banner can check', async (outcome) => {
