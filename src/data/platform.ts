@@ -636,7 +636,7 @@ export const AWS_ACCESS: AwsAccess[] = [
     kind: 'permission set',
     holders: 'Every backend engineer, from the access checklist of the introduction.',
     rights:
-      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. In shared: also write the lock table `acme-terraform-locks`, so a local plan of any stack can take the state lock, and the dev stack’s state file in the bucket `acme-terraform-state`, so a dev apply can save it. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
+      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. The Terraform state is reached cross-account with the role of the stack’s own account (`AWS_PROFILE=acme-dev` for dev): the bucket `acme-terraform-state` and the lock table `acme-terraform-locks` in shared let this role of every account read the state files and write the lock table, so a local plan of any stack can take the state lock, and let the role of dev also write the dev stack’s state file, so a dev apply can save it. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
   },
   {
     name: 'secrets-<team>',
