@@ -91,6 +91,7 @@ export const SHARED_ENV: EnvVar[] = [
     localDefault: 'postgresql://acme:acme@postgres:5432/<database>',
     perService: true,
     makeDevValue: 'postgresql://acme:acme@localhost:5432/<database>',
+    secret: true,
     required: false,
   },
   {
