@@ -15,6 +15,8 @@
  * This module is also the one home of the rule for what gets compressed;
  * the build imports it.
  */
+import {createHash} from 'node:crypto';
+import {createReadStream} from 'node:fs';
 import {lstat} from 'node:fs/promises';
 import path from 'node:path';
 import mime from 'mime-types';
@@ -69,12 +71,37 @@ export interface FileIndex {
   audiences: Record<string, Record<string, IndexEntry>>;
 }
 
-/** One representation on disk: what the index says, and what the file was when the gate started. */
+/**
+ * Files up to this size are read whole and checked against their ETag on
+ * every read from disk (./fileBodies.ts); larger ones are checked once, when
+ * the gate loads the index, and streamed.
+ */
+export const SMALL_FILE_BYTES = 256 * 1024;
+
+/**
+ * One representation on disk: what the index says, and what the file was
+ * when the gate started. The change time is in it because nothing but a
+ * change sets it (`touch` and `utimes` can put back the modification time,
+ * not the change time).
+ */
 export interface Body extends IndexedBody {
   /** Absolute path, exactly as the index names it (plus the sibling's suffix). */
   path: string;
+  dev: number;
   ino: number;
   mtimeMs: number;
+  ctimeMs: number;
+}
+
+/** The sha256 ETag of a file's bytes, read as a stream. */
+function etagOfFile(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(file)
+      .on('error', reject)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('end', () => resolve(etagOf(hash.digest())));
+  });
 }
 
 export interface BuildFile {
@@ -111,13 +138,36 @@ async function statBody(file: string, indexed: IndexedBody): Promise<Body> {
   if (stats.size !== indexed.size) {
     throw new Error(`${file} is ${stats.size} bytes, ${FILE_INDEX_FILE} says ${indexed.size}: the build changed after it was indexed`);
   }
-  return {size: indexed.size, etag: indexed.etag, path: file, ino: stats.ino, mtimeMs: stats.mtimeMs};
+  // A large file is never hashed when served (it is streamed): its bytes are checked here, once.
+  if (stats.size > SMALL_FILE_BYTES && (await etagOfFile(file)) !== indexed.etag) {
+    throw new Error(`${file} does not match its ETag in ${FILE_INDEX_FILE}: the build changed after it was indexed`);
+  }
+  return {
+    size: indexed.size,
+    etag: indexed.etag,
+    path: file,
+    dev: stats.dev,
+    ino: stats.ino,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+  };
 }
 
 /** Reads the index of a build folder: stats every file it lists (and its siblings), never reads their bytes. */
 export async function loadBuildFiles(root: string, entries: Record<string, IndexEntry>): Promise<BuildFiles> {
   const files = new Map<string, BuildFile>();
   const names = Object.keys(entries);
+  // A sibling's name must never be a file of its own: through it, the
+  // sibling's bytes would be served under another rule than its file's.
+  for (const name of names) {
+    for (const suffix of Object.values(ENCODINGS)) {
+      if (name.endsWith(suffix) && Object.hasOwn(entries, name.slice(0, -suffix.length))) {
+        throw new Error(
+          `${FILE_INDEX_FILE}: ${JSON.stringify(name)} is listed as a file, but it is the name of a sibling of ${JSON.stringify(name.slice(0, -suffix.length))}`,
+        );
+      }
+    }
+  }
   for (let start = 0; start < names.length; start += STAT_CONCURRENCY) {
     await Promise.all(
       names.slice(start, start + STAT_CONCURRENCY).map(async (name) => {

@@ -10,17 +10,15 @@
  * their sha256 must match the indexed ETag, which even a change in place
  * that kept the size and the time cannot get past; the verified bytes are
  * then kept in a cache of bounded size (least recently used out), so hot
- * pages cost no file-system call. Larger files are streamed from the
- * checked file descriptor.
+ * pages cost no file-system call. Larger files were hashed when the index
+ * was loaded and are streamed from the checked file descriptor; a change
+ * since then shows in their change time, which no one can set back.
  */
 import {createHash} from 'node:crypto';
 import {constants} from 'node:fs';
 import {open} from 'node:fs/promises';
 import type {Readable} from 'node:stream';
-import {etagOf, type Body} from './buildFiles';
-
-/** Read whole, verified by hash and cacheable, up to this size. */
-export const SMALL_FILE_BYTES = 256 * 1024;
+import {etagOf, SMALL_FILE_BYTES, type Body} from './buildFiles';
 /** Default size of the cache of verified small bodies, per process. */
 export const DEFAULT_BODY_CACHE_BYTES = 32 * 1024 * 1024;
 
@@ -49,6 +47,12 @@ export function createFileBodies({cacheBytes = DEFAULT_BODY_CACHE_BYTES}: {cache
     if (bytes.length > cacheBytes) {
       return;
     }
+    // Several requests that missed the same file at once each read it: keep one copy, counted once.
+    const previous = cache.get(key);
+    if (previous) {
+      cache.delete(key);
+      held -= previous.length;
+    }
     held += bytes.length;
     cache.set(key, bytes);
     for (const [oldest, value] of cache) {
@@ -76,10 +80,17 @@ export function createFileBodies({cacheBytes = DEFAULT_BODY_CACHE_BYTES}: {cache
       let streaming = false;
       try {
         const stats = await handle.stat();
-        if (!stats.isFile() || stats.ino !== body.ino || stats.size !== body.size || stats.mtimeMs !== body.mtimeMs) {
+        if (
+          !stats.isFile() ||
+          stats.dev !== body.dev ||
+          stats.ino !== body.ino ||
+          stats.size !== body.size ||
+          stats.mtimeMs !== body.mtimeMs ||
+          stats.ctimeMs !== body.ctimeMs
+        ) {
           throw new ChangedOnDiskError(
             body.path,
-            `inode ${stats.ino}, ${stats.size} bytes, modified ${stats.mtimeMs}; indexed: inode ${body.ino}, ${body.size} bytes, modified ${body.mtimeMs}`,
+            `inode ${stats.ino}, ${stats.size} bytes, modified ${stats.mtimeMs}, changed ${stats.ctimeMs}; at start: inode ${body.ino}, ${body.size} bytes, modified ${body.mtimeMs}, changed ${body.ctimeMs}`,
           );
         }
         if (body.size <= SMALL_FILE_BYTES) {

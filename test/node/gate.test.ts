@@ -1,4 +1,5 @@
-import {randomUUID} from 'node:crypto';
+import {execFileSync} from 'node:child_process';
+import {createHash, randomUUID} from 'node:crypto';
 /**
  * The gate server (server/gate.ts) on a small fixture build, through
  * Fastify's inject (no port): which build each reader gets, the session
@@ -16,7 +17,8 @@ import type {FastifyInstance} from 'fastify';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
 import {createGate, SESSION_COOKIE, type GateOptions} from '../../server/gate';
 import {loadSite} from '../../server/decide';
-import {SMALL_FILE_BYTES} from '../../server/fileBodies';
+import {etagOf, SMALL_FILE_BYTES, type FileIndex} from '../../server/buildFiles';
+import {createFileBodies} from '../../server/fileBodies';
 import {createKeyStore, type KeyStore} from '../../server/keys';
 import {writeFileIndex} from '../../scripts/build-index';
 import {rawGet, rawGetFollowing, rawRequest} from '../support/rawHttp';
@@ -1277,6 +1279,97 @@ describe('gate server: the build on disk after start', () => {
       expect(changed.body).not.toContain('appended');
     } finally {
       await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
+  it('refuses a large (streamed) file changed in place with its size and modification time kept', async () => {
+    const copy = copyOfFixture('portal-gate-large-in-place-');
+    const large = path.join(copy, 'public', 'assets', 'js', 'large.abcd.js');
+    const bytes = `/* large */ ${'x'.repeat(SMALL_FILE_BYTES + 10)}`;
+    write(large, bytes);
+    write(path.join(copy, 'members', 'assets', 'js', 'large.abcd.js'), bytes);
+    await writeFileIndex(copy);
+    const server = await gateWith({buildDir: copy});
+    try {
+      expect((await server.inject({url: '/assets/js/large.abcd.js'})).statusCode).toBe(200);
+      // touch -r puts the modification time back to the nanosecond, as an attacker would.
+      const times = `${large}.times`;
+      writeFileSync(times, '');
+      execFileSync('touch', ['-r', large, times]);
+      writeFileSync(large, `/*HACKED*/ ${bytes.slice('/*HACKED*/ '.length)}`);
+      execFileSync('touch', ['-r', times, large]);
+      expect(statSync(large).mtimeMs).toBe(statSync(times).mtimeMs);
+      const changed = await server.inject({url: '/assets/js/large.abcd.js'});
+      expect(changed.statusCode).toBe(500);
+      expect(changed.body).not.toContain('HACKED');
+    } finally {
+      await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
+  it('does not get ready when a large file changed in place, size kept, between the build and the start', async () => {
+    const copy = copyOfFixture('portal-gate-large-stale-');
+    const large = path.join(copy, 'members', 'assets', 'js', 'large.abcd.js');
+    const bytes = `/* large */ ${'x'.repeat(SMALL_FILE_BYTES + 10)}`;
+    write(path.join(copy, 'public', 'assets', 'js', 'large.abcd.js'), bytes);
+    write(large, bytes);
+    await writeFileIndex(copy);
+    writeFileSync(large, `/*HACKED*/ ${bytes.slice('/*HACKED*/ '.length)}`);
+    const outcomes: unknown[] = [];
+    const server = await gateWith({buildDir: copy, onSiteLoaded: (outcome) => outcomes.push(outcome)});
+    try {
+      expect((await server.inject({url: '/assets/js/large.abcd.js'})).statusCode).toBe(500);
+      expect(String(outcomes[0])).toMatch(/does not match its ETag/);
+      expect((await server.inject({url: '/_portal/health/ready'})).statusCode).toBe(503);
+    } finally {
+      await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
+  it("does not get ready on an index that lists a sibling's name as a file of its own", async () => {
+    const copy = copyOfFixture('portal-gate-sibling-name-');
+    await writeFileIndex(copy);
+    const indexFile = path.join(copy, 'file-index.json');
+    const index = JSON.parse(readFileSync(indexFile, 'utf8')) as FileIndex;
+    const members = index.audiences.members ?? {};
+    const name = 'docs/guide/index.html';
+    expect(members[name]).toBeDefined();
+    members[`${name}.gz`] = {size: 10, etag: '"x"'};
+    writeFileSync(indexFile, JSON.stringify(index));
+    const outcomes: unknown[] = [];
+    const server = await gateWith({buildDir: copy, onSiteLoaded: (outcome) => outcomes.push(outcome)});
+    try {
+      expect(String(outcomes[0])).toMatch(/is the name of a sibling of/);
+      expect((await server.inject({url: `/${name}.gz`})).statusCode).toBe(500);
+    } finally {
+      await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
+  it('keeps one copy of a file in its cache, counted once, when many requests miss it at once', async () => {
+    const copy = copyOfFixture('portal-gate-cache-');
+    await writeFileIndex(copy);
+    try {
+      const file = path.join(copy, 'public', 'docs', 'guide', 'index.html');
+      const stats = statSync(file);
+      const bytes = readFileSync(file);
+      const body = {
+        path: file,
+        size: stats.size,
+        etag: etagOf(createHash('sha256').update(bytes).digest()),
+        dev: stats.dev,
+        ino: stats.ino,
+        mtimeMs: stats.mtimeMs,
+        ctimeMs: stats.ctimeMs,
+      };
+      const bodies = createFileBodies({cacheBytes: 1024 * 1024});
+      await Promise.all(Array.from({length: 20}, () => bodies.read(body)));
+      expect(bodies.cachedBytes()).toBe(stats.size);
+    } finally {
       rmSync(copy, {recursive: true, force: true});
     }
   });
