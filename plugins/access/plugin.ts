@@ -129,6 +129,9 @@ export function keyPersistentCache(config: object, key: string, configModulePath
     diskCache.version = `${diskCache.version ?? ''}-${key}`;
     if (Array.isArray(diskCache.buildDependencies)) {
       diskCache.buildDependencies.push(...configModulePaths);
+    } else if (diskCache.buildDependencies === undefined && diskCache.type === 'persistent') {
+      // Rspack takes a list; webpack's filesystem cache takes named lists.
+      diskCache.buildDependencies = [...configModulePaths];
     } else {
       diskCache.buildDependencies = {
         ...diskCache.buildDependencies,

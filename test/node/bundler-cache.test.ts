@@ -38,11 +38,18 @@ test('a change to which pages are restricted gives another version', () => {
 });
 
 test.each([
-  ['Rspack 2 (top-level persistent cache)', {cache: {type: 'persistent', version: 'v'}}],
-  ['webpack (filesystem cache)', {cache: {type: 'filesystem', version: 'v', buildDependencies: {config: ['/site/docusaurus.config.ts']}}}],
+  [
+    'Rspack 2 (top-level persistent cache)',
+    {cache: {type: 'persistent', version: 'v'} as {type: string; version: string; buildDependencies?: unknown}},
+  ],
+  [
+    'webpack (filesystem cache)',
+    {cache: {type: 'filesystem', version: 'v', buildDependencies: {config: ['/site/docusaurus.config.ts']} as unknown}},
+  ],
 ])('%s is keyed too', (_shape, config) => {
   keyPersistentCache(config, 'public-access-1', MODULES);
   expect(config.cache.version).toBe('v-public-access-1');
+  expect(JSON.stringify(config.cache.buildDependencies)).toContain(MODULES[0] as string);
 });
 
 test('a memory cache, or none, needs no key (each audience builds in a process of its own)', () => {
