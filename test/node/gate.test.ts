@@ -1206,6 +1206,19 @@ describe('gate server: precompressed siblings', () => {
   });
 });
 
+/**
+ * A file over the size the gate hashes on every read (it streams those), the
+ * same in both builds, and the copy indexed: the file of `audience` to tamper with.
+ */
+async function withLargeFile(copy: string, audience: 'public' | 'members'): Promise<{large: string; bytes: string}> {
+  const bytes = `/* large */ ${'x'.repeat(SMALL_FILE_BYTES + 10)}`;
+  for (const build of ['public', 'members']) {
+    write(path.join(copy, build, 'assets', 'js', 'large.abcd.js'), bytes);
+  }
+  await writeFileIndex(copy);
+  return {large: path.join(copy, audience, 'assets', 'js', 'large.abcd.js'), bytes};
+}
+
 describe('gate server: the build on disk after start', () => {
   it('refuses (500, no body, logged) a file changed in place, even with its size and time kept; serves the rest', async () => {
     const copy = copyOfFixture('portal-gate-changed-');
@@ -1263,11 +1276,7 @@ describe('gate server: the build on disk after start', () => {
 
   it('refuses a large (streamed) file whose length changed', async () => {
     const copy = copyOfFixture('portal-gate-large-');
-    const large = path.join(copy, 'public', 'assets', 'js', 'large.abcd.js');
-    const bytes = `/* large */ ${'x'.repeat(SMALL_FILE_BYTES + 10)}`;
-    write(large, bytes);
-    write(path.join(copy, 'members', 'assets', 'js', 'large.abcd.js'), bytes);
-    await writeFileIndex(copy);
+    const {large, bytes} = await withLargeFile(copy, 'public');
     const server = await gateWith({buildDir: copy});
     try {
       const whole = await server.inject({url: '/assets/js/large.abcd.js'});
@@ -1285,11 +1294,7 @@ describe('gate server: the build on disk after start', () => {
 
   it('refuses a large (streamed) file changed in place with its size and modification time kept', async () => {
     const copy = copyOfFixture('portal-gate-large-in-place-');
-    const large = path.join(copy, 'public', 'assets', 'js', 'large.abcd.js');
-    const bytes = `/* large */ ${'x'.repeat(SMALL_FILE_BYTES + 10)}`;
-    write(large, bytes);
-    write(path.join(copy, 'members', 'assets', 'js', 'large.abcd.js'), bytes);
-    await writeFileIndex(copy);
+    const {large, bytes} = await withLargeFile(copy, 'public');
     const server = await gateWith({buildDir: copy});
     try {
       expect((await server.inject({url: '/assets/js/large.abcd.js'})).statusCode).toBe(200);
@@ -1311,11 +1316,7 @@ describe('gate server: the build on disk after start', () => {
 
   it('does not get ready when a large file changed in place, size kept, between the build and the start', async () => {
     const copy = copyOfFixture('portal-gate-large-stale-');
-    const large = path.join(copy, 'members', 'assets', 'js', 'large.abcd.js');
-    const bytes = `/* large */ ${'x'.repeat(SMALL_FILE_BYTES + 10)}`;
-    write(path.join(copy, 'public', 'assets', 'js', 'large.abcd.js'), bytes);
-    write(large, bytes);
-    await writeFileIndex(copy);
+    const {large, bytes} = await withLargeFile(copy, 'members');
     writeFileSync(large, `/*HACKED*/ ${bytes.slice('/*HACKED*/ '.length)}`);
     const outcomes: unknown[] = [];
     const server = await gateWith({buildDir: copy, onSiteLoaded: (outcome) => outcomes.push(outcome)});
