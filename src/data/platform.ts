@@ -248,7 +248,7 @@ const SERVICE_DEFINITIONS: Service[] = [
     id: 'template-service',
     name: 'Template Service',
     purpose:
-      'Stores versioned templates (platform-owned prompts for the assistants, tenant-owned document templates for exports) and renders them with tenant data.',
+      'Stores versioned templates (platform-wide prompts for the assistants, owned by #team-content; tenant-owned document templates for exports) and renders them with tenant data.',
     port: 3005,
     gatewayPrefix: '/templates',
     owner: 'content',
