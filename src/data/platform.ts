@@ -148,8 +148,7 @@ const SERVICE_DEFINITIONS: Service[] = [
       },
       {
         name: 'WORKOS_CLIENT_ID',
-        description:
-          'WorkOS AuthKit client id: selects the JWKS the gateway verifies access tokens against. Public configuration, not a secret.',
+        description: 'WorkOS AuthKit client id: selects the JWKS the gateway verifies access tokens against.',
         required: true,
       },
     ],
@@ -173,7 +172,7 @@ const SERVICE_DEFINITIONS: Service[] = [
       },
       {
         name: 'WORKOS_CLIENT_ID',
-        description: 'WorkOS AuthKit client id of the environment. Public configuration (it appears in the sign-in URL), not a secret.',
+        description: 'WorkOS AuthKit client id of the environment; the gateway uses the same one.',
         required: true,
       },
       {
