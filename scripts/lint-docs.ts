@@ -4,7 +4,7 @@
  * no paragraph copied between pages, and drift between the pages and the
  * platform data (`src/data/platform.ts`, `sidebars.ts`) that a machine can see:
  * make targets, ports and service hostnames, hard-coded service base URLs,
- * permission names, owning teams, links and anchors between pages, fact tables
+ * permission names, owning teams, fact tables
  * rendered once and summary boxes on their own page, the sidebar, "Called by" of routed services, a budget
  * for prose repeated across pages, and the facts with one home of issue 31 (`checkHomes`: one status rule for
  * upstream failures, one validation-error shape, Compose container names, each variable's .env file, AWS account
@@ -25,7 +25,6 @@ import {readFileSync} from 'node:fs';
 import path from 'node:path';
 import {filesUnder} from './support/files';
 import {parseFrontMatter} from './support/frontMatter';
-import {createSlugger} from '@docusaurus/utils';
 import {AWS_ACCOUNTS, INFRASTRUCTURE, MAKE_TARGETS, PERMISSIONS, SERVICES, SHARED_ENV, SHARED_LIBRARIES} from '../src/data/platform';
 import sidebars from '../sidebars';
 
@@ -754,75 +753,6 @@ export function checkRepetitionBudget(
   ];
 }
 
-/**
- * Heading ids of a page, as Docusaurus makes them: `{/*#explicit-id*\/}`, or
- * the slug of the heading's text. (The older `{#explicit-id}` is MDX 1 syntax,
- * which this site's MDX refuses: `future.v4` turns `mdx1Compat` off.)
- */
-export function headingIds(source: string): Set<string> {
-  const slugger = createSlugger();
-  const ids = new Set<string>();
-  for (const line of sourceLines(source).filter((candidate) => candidate.code === null)) {
-    const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line.text);
-    if (!heading?.[1]) {
-      continue;
-    }
-    const explicit = /\{\/\*\s*#([^\s*]+)\s*\*\/\}\s*$/.exec(heading[1]);
-    if (explicit?.[1]) {
-      ids.add(explicit[1]);
-      continue;
-    }
-    const text = heading[1]
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/<[^>]+>/g, '')
-      .replace(/[`*]/g, '');
-    ids.add(slugger.slug(text));
-  }
-  return ids;
-}
-
-/**
- * Relative links to pages (`../x/y.md#anchor`, `#anchor`) point to a page that
- * exists and to a heading on it: the build fails on a broken link and only
- * warns on a broken anchor.
- */
-export function checkLinks(pages: Page[]): Problem[] {
-  const byFile = new Map(pages.map((page) => [page.file, page]));
-  const ids = new Map<string, Set<string>>();
-  const idsOf = (file: string) => {
-    let found = ids.get(file);
-    if (!found) {
-      found = headingIds(byFile.get(file)?.source ?? '');
-      ids.set(file, found);
-    }
-    return found;
-  };
-  const problems: Problem[] = [];
-  for (const page of pages) {
-    for (const line of sourceLines(page.source).filter((candidate) => candidate.code === null)) {
-      const text = line.text.replace(/`[^`]*`/g, '');
-      for (const match of text.matchAll(/\]\((?!https?:|mailto:|\/)([^)\s#]*\.mdx?)?(?:#([^)\s]+))?\)/g)) {
-        const [, target, anchor] = match;
-        if (!target && !anchor) {
-          continue;
-        }
-        const file = target ? path.posix.normalize(path.posix.join(path.posix.dirname(page.file), target)) : page.file;
-        if (!byFile.has(file)) {
-          problems.push({file: page.file, line: line.number, rule: 'link', message: `${match[0].slice(2, -1)}: no page docs/${file}`});
-        } else if (anchor && !idsOf(file).has(decodeURIComponent(anchor))) {
-          problems.push({
-            file: page.file,
-            line: line.number,
-            rule: 'link',
-            message: `${match[0].slice(2, -1)}: docs/${file} has no heading with the id "${anchor}"`,
-          });
-        }
-      }
-    }
-  }
-  return problems;
-}
-
 /** Paragraphs (of MIN_DUPLICATE_WORDS words or more) that appear on two pages. */
 export function findSharedParagraphs(pages: Page[]): Problem[] {
   const seen = new Map<string, string>();
@@ -857,17 +787,11 @@ export interface LintResult {
   repeated: RepeatedProse;
 }
 
-/** Everything `npm run lint:docs` checks: the pages, the links between them, the data files and the repetition budget. */
+/** Everything `npm run lint:docs` checks: the pages, the data files and the repetition budget. */
 export function lintAll(pages: Page[], docIds: string[], facts: PlatformFacts = PLATFORM): LintResult {
   const repeated = repeatedProse(pages);
   return {
-    problems: [
-      ...lintPages(pages, facts),
-      ...checkLinks(pages),
-      ...checkSidebar(docIds, facts),
-      ...checkCallers(facts),
-      ...checkRepetitionBudget(repeated),
-    ],
+    problems: [...lintPages(pages, facts), ...checkSidebar(docIds, facts), ...checkCallers(facts), ...checkRepetitionBudget(repeated)],
     repeated,
   };
 }
