@@ -1,5 +1,4 @@
 import {
-  checkAddresses,
   checkAwsAccounts,
   checkContainerNames,
   checkDeploymentFacts,
@@ -10,28 +9,29 @@ import {
   checkStaffOrganisation,
   checkUpstreamStatus,
   checkValidationErrors,
+} from '../../scripts/lint-docs/homes';
+import {lintAll, lintPage, lintPages, location} from '../../scripts/lint-docs';
+import {sourceLines, type Page} from '../../scripts/lint-docs/pages';
+import {
+  checkAddresses,
   checkCallers,
   checkComponents,
   checkMakeTargets,
   checkOwners,
   checkPermissions,
-  checkRepetitionBudget,
   checkSidebar,
-  lintAll,
-  lintPage,
-  lintPages,
-  location,
-  MIN_WORDS,
   PLATFORM,
+  sidebarDocIds,
+  type PlatformFacts,
+} from '../../scripts/lint-docs/platformFacts';
+import {
+  checkRepetitionBudget,
   repeatedProse,
   REPEATED_SHINGLES_BASELINE,
   repetitionLimit,
   shingles,
-  sidebarDocIds,
-  sourceLines,
-  type Page,
-  type PlatformFacts,
-} from '../../scripts/lint-docs';
+} from '../../scripts/lint-docs/repetition';
+import {MIN_WORDS} from '../../scripts/lint-docs/structure';
 import sidebars from '../../sidebars';
 
 const words = (count: number, seed: string) => Array.from({length: count}, (_, index) => `${seed}${index}`).join(' ');
