@@ -82,11 +82,14 @@ const config = {
   // Replaced by our own banner (src/components/BaseUrlIssueBanner) whose
   // wording is product-neutral.
   baseUrlIssueBanner: false,
-  // Broken anchors only warn (the spec). The members build holds every page,
-  // so it warns about every link to a missing section. The public build's
-  // withheld pages are stubs without the sections that public pages link
-  // to: it would warn about those links in every build, so it does not check.
-  onBrokenAnchors: audience === 'members' ? 'warn' : 'ignore',
+  // Broken anchors only warn in a writer's build (the spec). The members
+  // build holds every page, so it checks every link to a section, and in CI
+  // (CI set, as GitHub Actions and .ci/run do) it fails on a missing one:
+  // this check is the one home of anchor checking (scripts/lint-docs/ checks
+  // content only). The public build's withheld pages are stubs without the
+  // sections that public pages link to: it would warn about those links in
+  // every build, so it does not check.
+  onBrokenAnchors: audience === 'members' ? (process.env.CI ? 'throw' : 'warn') : 'ignore',
 
   i18n: {
     defaultLocale: 'en',
