@@ -25,18 +25,21 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
 import type {LoadedContent} from '@docusaurus/plugin-content-docs';
+import {isRestricted} from '../../src/auth/access/rules';
 import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor} from '../../src/auth/access/agentDocs';
 import type {AccessPage, Audience} from '../access/manifest';
 import {ROLE_RESTRICTED_DESCRIPTION} from '../access/plugin';
 import type {SearchIndexVariant} from '../access/searchIndexes';
 import {htmlOf, searchBundles} from '../search';
 import {llmsFiles, sidebarSections, type ListedPage, type Section} from './llms';
-import {pageMarkdown} from './markdown';
+import {mermaidDiagrams, pageMarkdown} from './markdown';
 
 export const AGENT_DOCS_PLUGIN_NAME = 'portal-agent-docs';
 
 interface DocPage {
   route: string;
+  /** The doc's source file, absolute. */
+  source: string;
   title: string;
   /** Shown in the llms index (Docusaurus's: front matter, else the first paragraph). */
   description: string;
@@ -69,7 +72,13 @@ export function agentDocsPlugin({pages, audience, variants}: {pages: AccessPage[
             permalinkOfDoc.set(doc.id, doc.permalink);
             // A role page's description in the members build is the access plugin's stand-in, not the page's.
             const own = doc.frontMatter.description === ROLE_RESTRICTED_DESCRIPTION ? undefined : doc.frontMatter.description;
-            return {route: doc.permalink, title: doc.title, description: doc.description, ownDescription: own};
+            return {
+              route: doc.permalink,
+              source: path.join(context.siteDir, doc.source.replace(/^@site\//, '')),
+              title: doc.title,
+              description: doc.description,
+              ownDescription: own,
+            };
           }),
         );
         sections = loaded.loadedVersions.flatMap((version) => sidebarSections(version.sidebars, permalinkOfDoc));
@@ -77,9 +86,14 @@ export function agentDocsPlugin({pages, audience, variants}: {pages: AccessPage[
       async postBuild({outDir}) {
         const started = performance.now();
         const listed = new Map<string, ListedPage>();
+        const ruleOf = new Map(pages.map((page) => [page.route, page.rule]));
         for (const doc of docs) {
           const html = readFileSync(path.join(outDir, htmlOf(outDir, baseUrl, doc.route)), 'utf8');
-          const markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html});
+          // A withheld page's source is never read: its Markdown is its placeholder's.
+          const rule = ruleOf.get(doc.route);
+          const shownInFull = audience === 'members' || (rule !== undefined && !isRestricted(rule));
+          const diagrams = shownInFull ? mermaidDiagrams(readFileSync(doc.source, 'utf8')) : [];
+          const markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html, diagrams});
           writeFile(path.join(outDir, markdownFileFor(doc.route, baseUrl)), markdown);
           listed.set(doc.route, {route: doc.route, title: doc.title, description: doc.description, markdown});
         }

@@ -14,6 +14,8 @@
  *   its tab's label in bold;
  * - admonitions (`.theme-admonition`) → a blockquote starting with the label;
  * - `<details>` → the summary in bold, then the body;
+ * - Mermaid diagrams (drawn in the browser, so absent from the HTML) → their
+ *   source as a `mermaid` fence (withDiagrams);
  * - heading hash links, buttons (copy, wrap, sign-in), icons, breadcrumbs,
  *   the mobile table of contents and screen-reader-only text → dropped.
  *
@@ -195,21 +197,75 @@ function withoutHighlighting(articleHtml: string): string {
  * element of its `<article>`. Only the article is parsed (the page's
  * navigation, sidebar and scripts are most of its bytes).
  */
-export function articleMarkdown(pageHtml: string): string {
+export function articleMarkdown(pageHtml: string, diagrams: string[] = []): string {
   const start = pageHtml.indexOf(ARTICLE_START);
   const end = pageHtml.indexOf(ARTICLE_END, start);
   if (start < 0 || end < 0) {
     throw new Error('agent-docs: the page has no <article>');
   }
   shared ??= createService();
-  return shared
-    .turndown(withoutHighlighting(pageHtml.slice(start, end + ARTICLE_END.length)))
+  const {html, placed} = withDiagrams(withoutHighlighting(pageHtml.slice(start, end + ARTICLE_END.length)), diagrams);
+  const markdown = shared
+    .turndown(html)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+  return placed ? markdown : [markdown, '## Diagrams', ...diagrams.map((diagram) => fenced('mermaid', diagram))].join('\n\n');
+}
+
+/** Where a component that renders nothing on the server stood: React's separator between the text nodes around it. */
+const EMPTY_BLOCK = '\n<!-- -->\n';
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function fenced(language: string, code: string): string {
+  const fence = fenceFor(code);
+  return `${fence}${language}\n${code}\n${fence}`;
+}
+
+/**
+ * Mermaid diagrams are drawn in the browser only: the built page has an
+ * empty place (EMPTY_BLOCK) where each stood, and its source is in the
+ * page's Markdown file (read by the plugin, and only for a page this build
+ * shows in full). When the page has exactly one empty place per diagram,
+ * each goes to its place, in order; otherwise (another component that
+ * renders nothing) they come last, under "Diagrams", rather than at a guess.
+ */
+function withDiagrams(articleHtml: string, diagrams: string[]): {html: string; placed: boolean} {
+  if (diagrams.length === 0) {
+    return {html: articleHtml, placed: true};
+  }
+  const places = articleHtml.split(EMPTY_BLOCK);
+  if (places.length !== diagrams.length + 1) {
+    return {html: articleHtml, placed: false};
+  }
+  const html = places.reduce(
+    (joined, part, index) =>
+      index === 0 ? part : `${joined}\n<pre><code class="language-mermaid">${escapeHtml(diagrams[index - 1] ?? '')}</code></pre>\n${part}`,
+    '',
+  );
+  return {html, placed: true};
+}
+
+/** The source of each Mermaid diagram of a Markdown/MDX page, in order. */
+export function mermaidDiagrams(source: string): string[] {
+  return [...source.matchAll(/^(`{3,}|~{3,})mermaid[^\n]*\n([\s\S]*?)^\1[ \t]*$/gm)].map((match) => (match[2] ?? '').replace(/\n$/, ''));
 }
 
 /** A page's Markdown file: `# title`, the description when the page has one, then its text. */
-export function pageMarkdown({title, description, html}: {title: string; description?: string; html: string}): string {
-  const parts = [`# ${title}`, description ? `> ${description}` : '', articleMarkdown(html)].filter(Boolean);
+export function pageMarkdown({
+  title,
+  description,
+  html,
+  diagrams = [],
+}: {
+  title: string;
+  description?: string;
+  html: string;
+  /** The page's Mermaid sources (mermaidDiagrams), when this build shows the page in full. */
+  diagrams?: string[];
+}): string {
+  const parts = [`# ${title}`, description ? `> ${description}` : '', articleMarkdown(html, diagrams)].filter(Boolean);
   return `${parts.join('\n\n')}\n`;
 }

@@ -4,7 +4,7 @@
  * files (plugins/agent-docs/llms.ts). The build's own pages are compared with
  * their Markdown in test/build/agent-docs.test.ts.
  */
-import {articleMarkdown, pageMarkdown} from '../../plugins/agent-docs/markdown';
+import {articleMarkdown, mermaidDiagrams, pageMarkdown} from '../../plugins/agent-docs/markdown';
 import {llmsFiles, sidebarSections} from '../../plugins/agent-docs/llms';
 
 /** An article as the docs theme renders one: breadcrumbs, the mobile table of contents, the title, the text. */
@@ -122,5 +122,27 @@ describe('llms files', () => {
         '## Other pages\n\n- [T /p/docs/](/p/docs/index.md): D /p/docs/\n',
     );
     expect(full).toBe('# Portal\n\n> Docs.\n\n# T /p/docs/gateway\n\n# T /p/docs/\n');
+  });
+});
+
+describe('Mermaid diagrams (drawn in the browser, absent from the HTML)', () => {
+  const source = 'Intro.\n\n```mermaid\ngraph TD\n  A-->B\n```\n\nMiddle.\n\n```mermaid\nsequenceDiagram\n  A->>B: hi & <bye>\n```\n';
+
+  it('reads each diagram of the page source, in order', () => {
+    expect(mermaidDiagrams(source)).toEqual(['graph TD\n  A-->B', 'sequenceDiagram\n  A->>B: hi & <bye>']);
+  });
+
+  it('puts each diagram where the page left its empty place, in order', () => {
+    const html = article('<p>Intro.</p>\n<!-- -->\n<p>Middle.</p>\n<!-- -->\n<p>End.</p>');
+    expect(articleMarkdown(html, mermaidDiagrams(source))).toBe(
+      'Intro.\n\n```mermaid\ngraph TD\n  A-->B\n```\n\nMiddle.\n\n```mermaid\nsequenceDiagram\n  A->>B: hi & <bye>\n```\n\nEnd.',
+    );
+  });
+
+  it('puts them last, under "Diagrams", when the empty places do not match the diagrams one for one', () => {
+    const html = article('<p>Intro.</p>\n<!-- -->\n<p>Middle.</p>');
+    expect(articleMarkdown(html, mermaidDiagrams(source))).toBe(
+      'Intro.\n\nMiddle.\n\n## Diagrams\n\n```mermaid\ngraph TD\n  A-->B\n```\n\n```mermaid\nsequenceDiagram\n  A->>B: hi & <bye>\n```',
+    );
   });
 });
