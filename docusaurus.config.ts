@@ -7,6 +7,7 @@ import {readAudience, scanAccessRules} from './plugins/access/manifest';
 import {accessMarkdownHooks, accessPlugin} from './plugins/access/plugin';
 import {searchIndexVariants} from './plugins/access/searchIndexes';
 import {portalSearchPlugin} from './plugins/search';
+import {agentDocsPlugin} from './plugins/agent-docs';
 import {codeBlocksPlugin} from './plugins/code-blocks';
 import {pageScriptsPlugin} from './plugins/page-scripts';
 import {postcssPlugin} from './plugins/postcss';
@@ -46,6 +47,8 @@ const auth = readAuthSettings(process.env, baseUrl);
 const audience = readAudience(process.env);
 const accessPages = scanAccessRules({siteDir: __dirname, baseUrl});
 const accessHooks = accessMarkdownHooks(__dirname, accessPages, audience);
+/** The members build's extra reader sets (one per set of role rules): search indexes and llms files. */
+const readerVariants = audience === 'members' ? searchIndexVariants(accessPages) : [];
 const codeTheme = stylesheetPrismTheme(CODE_THEMES.light, CODE_THEMES.dark);
 
 const config = {
@@ -127,7 +130,13 @@ const config = {
     portalSearchPlugin({
       pages: accessPages,
       audience,
-      variants: audience === 'members' ? searchIndexVariants(accessPages) : [],
+      variants: readerVariants,
+    }),
+    // Every page as Markdown and llms.txt per reader set, for coding agents: plugins/agent-docs.
+    agentDocsPlugin({
+      pages: accessPages,
+      audience,
+      variants: readerVariants,
     }),
   ],
 
