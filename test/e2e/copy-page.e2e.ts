@@ -6,6 +6,7 @@
  * the served HTML names the Markdown in a `<link rel="alternate">`; on a
  * phone the controls fit and are big enough to tap.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type {Page} from 'playwright-core';
 import {markdownPathFor} from '../../src/auth/access/agentDocs';
 import {browserSuite, hydrated} from './support/suite';
@@ -104,6 +105,31 @@ describe('Copy page', () => {
       expect(box!.x + box!.width).toBeLessThanOrEqual(360);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
+
+  it.each(['light', 'dark'] as const)('adds no accessibility violation in %s mode, with "Copied" or the error showing', async (mode) => {
+    await suite.context.grantPermissions(['clipboard-read', 'clipboard-write'], {origin: suite.stack.siteUrl});
+    const page = await suite.context.newPage();
+    await page.emulateMedia({colorScheme: mode});
+    // Choose the mode explicitly, as a reader using the toggle would.
+    await page.addInitScript((theme) => localStorage.setItem('theme', theme), mode);
+    await suite.open(DOC, page);
+    await hydrated(page);
+    const seriousViolations = async () =>
+      (await new AxeBuilder({page}).include('div:has(> [role="status"])').analyze()).violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => `[${violation.id}] ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+
+    await page.getByRole('button', COPY_BUTTON).click();
+    await page.getByRole('status').filter({hasText: 'Copied'}).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(mode);
+    expect(await seriousViolations()).toEqual([]);
+
+    await page.route(`**${markdownPathFor(DOC)}`, (route) => route.fulfill({status: 500, body: 'down'}));
+    suite.expectProblems(/status of 500/);
+    await page.getByRole('button', COPY_BUTTON).click();
+    await page.getByRole('status').filter({hasText: 'Could not load'}).waitFor();
+    expect(await seriousViolations()).toEqual([]);
   });
 
   it('is on doc pages only, not on the home page', async () => {
