@@ -101,7 +101,8 @@ export function toAuthResponse(raw: unknown): AuthResponse {
   }
   const camel = 'accessToken' in raw;
   const accessToken = requireString(raw, camel ? 'accessToken' : 'access_token', 'response');
-  readAccessTokenClaims(accessToken);
+  // Throws "Invalid JWT format" for a token that is not three parts (the claims themselves come from the SDK).
+  getClaims(accessToken);
   const extra = Object.fromEntries(Object.entries(raw).filter(([key]) => !KNOWN_RESPONSE_KEYS.has(key)));
   const refreshToken = raw[camel ? 'refreshToken' : 'refresh_token'];
   return {

@@ -43,33 +43,35 @@ export type NoticeAction =
   | {type: 'provider-unreachable'}
   | {type: 'provider-reachable'};
 
-const without = (state: SessionNotices, kinds: AuthNotice['kind'][]): AuthNotice | null =>
-  state.notice && kinds.includes(state.notice.kind) ? null : state.notice;
+/** The notice on screen, unless it is one of `kinds`. */
+const unless = (notice: AuthNotice | null, kinds: AuthNotice['kind'][]): AuthNotice | null =>
+  notice && kinds.includes(notice.kind) ? null : notice;
+
+function changes({notice, sessionEnded, unreachableReported}: SessionNotices, action: NoticeAction): Partial<SessionNotices> {
+  switch (action.type) {
+    case 'show':
+      return {notice: action.notice};
+    case 'dismiss':
+      return {notice: null};
+    case 'session-ended':
+      return sessionEnded ? {} : {sessionEnded: true, notice: {kind: action.why}};
+    case 'session-refreshed':
+      return {sessionEnded: false, notice: unless(notice, ['session-expired', 'signed-out-elsewhere'])};
+    case 'provider-late':
+      return notice ? {} : {notice: {kind: 'provider-timeout'}};
+    case 'provider-answered':
+      return {notice: unless(notice, ['provider-timeout'])};
+    case 'provider-unreachable':
+      return unreachableReported ? {} : {unreachableReported: true, notice: {kind: 'provider-unreachable'}};
+    case 'provider-reachable':
+      return {unreachableReported: false, notice: unless(notice, ['provider-unreachable'])};
+  }
+}
 
 /** Returns `state` itself when nothing changes, so React skips the render. */
-function changed(state: SessionNotices, next: SessionNotices): SessionNotices {
+export function noticesReducer(state: SessionNotices, action: NoticeAction): SessionNotices {
+  const next = {...state, ...changes(state, action)};
   return next.notice === state.notice && next.sessionEnded === state.sessionEnded && next.unreachableReported === state.unreachableReported
     ? state
     : next;
-}
-
-export function noticesReducer(state: SessionNotices, action: NoticeAction): SessionNotices {
-  switch (action.type) {
-    case 'show':
-      return {...state, notice: action.notice};
-    case 'dismiss':
-      return changed(state, {...state, notice: null});
-    case 'session-ended':
-      return state.sessionEnded ? state : {...state, sessionEnded: true, notice: {kind: action.why}};
-    case 'session-refreshed':
-      return changed(state, {...state, sessionEnded: false, notice: without(state, ['session-expired', 'signed-out-elsewhere'])});
-    case 'provider-late':
-      return state.notice ? state : {...state, notice: {kind: 'provider-timeout'}};
-    case 'provider-answered':
-      return changed(state, {...state, notice: without(state, ['provider-timeout'])});
-    case 'provider-unreachable':
-      return state.unreachableReported ? state : {...state, unreachableReported: true, notice: {kind: 'provider-unreachable'}};
-    case 'provider-reachable':
-      return changed(state, {...state, unreachableReported: false, notice: without(state, ['provider-unreachable'])});
-  }
 }
