@@ -4,7 +4,7 @@
  * ProviderResponseError with a clear message instead of a half-built user.
  */
 import {getClaims} from '@workos-inc/authkit-js';
-import type {AccessTokenClaims, AuthResponse, Impersonator, User} from './entities';
+import type {AccessTokenClaims, AuthResponse, AuthState, Impersonator, User} from './entities';
 
 export class ProviderResponseError extends Error {
   constructor(message: string) {
@@ -101,7 +101,8 @@ export function toAuthResponse(raw: unknown): AuthResponse {
   }
   const camel = 'accessToken' in raw;
   const accessToken = requireString(raw, camel ? 'accessToken' : 'access_token', 'response');
-  readAccessTokenClaims(accessToken);
+  // Throws "Invalid JWT format" for a token that is not three parts (the claims themselves come from the SDK).
+  getClaims(accessToken);
   const extra = Object.fromEntries(Object.entries(raw).filter(([key]) => !KNOWN_RESPONSE_KEYS.has(key)));
   const refreshToken = raw[camel ? 'refreshToken' : 'refresh_token'];
   return {
@@ -111,6 +112,27 @@ export function toAuthResponse(raw: unknown): AuthResponse {
     refreshToken: typeof refreshToken === 'string' ? refreshToken : '',
     impersonator: toImpersonator(raw.impersonator),
     extra,
+  };
+}
+
+/** The session facts authkit-react's useAuth() holds besides the user. */
+export type SessionFacts = Pick<AuthState, 'role' | 'roles' | 'organizationId' | 'permissions' | 'featureFlags' | 'impersonator'>;
+
+/**
+ * The session facts as the SDK's useAuth() gives them (it reads role, roles,
+ * permissions and feature flags from the access token, the organisation and
+ * impersonator from the provider's answer), checked as the other adapters
+ * check: a value of the wrong shape (a garbage token) reads as absent, and
+ * the SDK's `roles: null` as no roles.
+ */
+export function toSessionFacts(sdk: Partial<Record<keyof SessionFacts, unknown>>): SessionFacts {
+  return {
+    role: typeof sdk.role === 'string' ? sdk.role : null,
+    roles: stringList(sdk.roles),
+    organizationId: typeof sdk.organizationId === 'string' && sdk.organizationId !== '' ? sdk.organizationId : null,
+    permissions: stringList(sdk.permissions),
+    featureFlags: stringList(sdk.featureFlags),
+    impersonator: toImpersonator(sdk.impersonator),
   };
 }
 

@@ -1,4 +1,4 @@
-import {SIGNED_OUT, type PortalAuthValue} from '../../src/auth/PortalAuthProvider';
+import {SIGNED_OUT, type PortalAuthValue} from '../../src/auth/usePortalAuth';
 
 /** A hand-built auth context value for component tests: signed out and loaded unless overridden. */
 export function authValue(overrides: Partial<PortalAuthValue> = {}): PortalAuthValue {

@@ -5,7 +5,7 @@
  * Elements are built with the freshly loaded React, so there is one React.
  */
 import type {AuthSettings} from '../../src/auth/config';
-import type {PortalAuthValue} from '../../src/auth/PortalAuthProvider';
+import type {PortalAuthValue} from '../../src/auth/usePortalAuth';
 
 export const PROVIDER_ORIGIN = 'http://localhost:4010';
 export const SITE_ORIGIN = 'http://localhost';

@@ -1,7 +1,7 @@
 import type {ReactNode} from 'react';
 import {renderToString} from 'react-dom/server';
 import {render} from '@testing-library/react';
-import {PortalAuthContext, type PortalAuthValue} from '../../src/auth/PortalAuthProvider';
+import {PortalAuthContext, type PortalAuthValue} from '../../src/auth/usePortalAuth';
 import {authValue} from '../support/authValue';
 import type {User} from '../../src/auth/entities';
 import {IfAccess, SignedIn, SignedOut, UserField, type UserFieldName} from '../../src/auth/components/Personalisation';

@@ -3,7 +3,7 @@
  */
 import {renderToString} from 'react-dom/server';
 import {act, cleanup, fireEvent, render, screen} from '@testing-library/react';
-import {PortalAuthContext, type PortalAuthValue} from '../../src/auth/PortalAuthProvider';
+import {PortalAuthContext, type PortalAuthValue} from '../../src/auth/usePortalAuth';
 import {authValue} from '../support/authValue';
 import RestrictedPage from '../../src/auth/access/RestrictedPage';
 import {setDocFrontMatter} from '../support/docusaurus/docsClient';

@@ -7,7 +7,7 @@
 import type {ReactNode} from 'react';
 import clsx from 'clsx';
 import usePortalAuth from '../usePortalAuth';
-import type {AuthNotice} from '../PortalAuthProvider';
+import type {AuthNotice} from '../signIn/notices';
 import {displayName} from './AuthNavbarItem';
 import SignInButton from './SignInButton';
 import styles from './auth.module.css';

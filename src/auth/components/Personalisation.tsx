@@ -13,8 +13,7 @@
  * hydration never mismatches.
  */
 import type {ReactNode} from 'react';
-import usePortalAuth from '../usePortalAuth';
-import type {PortalAuthValue} from '../PortalAuthProvider';
+import usePortalAuth, {type PortalAuthValue} from '../usePortalAuth';
 import {canRead, principalFromClaims} from '../access/rules';
 
 const reported = new Set<string>();

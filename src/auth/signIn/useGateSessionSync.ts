@@ -1,0 +1,72 @@
+/**
+ * Keeps the gate server's session in step with the provider's (see
+ * ../access/gateSession.ts): after sign-in and every refresh the gate gets
+ * the new token, which it verifies itself, so its cookie lives as long as
+ * the token; on sign-out its cookie goes first. When the gate now answers
+ * this page differently, the page is loaded again.
+ */
+import {useCallback, useEffect} from 'react';
+import type {Audience} from '../access/audience';
+import {clearMembersReloadMark, endGateSession, recordGateSync, reloadForMembersOnce, syncGateSession} from '../access/gateSession';
+
+/** Which audience build this page came from, and where the gate's endpoints live. */
+export interface GateContext {
+  audience: Audience;
+  baseUrl: string;
+}
+
+export interface GateSessionSync {
+  /** Hands a fresh access token to the gate (nothing where no gate serves the site). */
+  syncToken: (accessToken: string) => void;
+  /** Asks the gate to drop its cookie, then runs `next` (at once where the site has no gate base URL). */
+  endSessionThen: (next: () => void) => void;
+}
+
+export function useGateSessionSync(gate: GateContext | undefined): GateSessionSync {
+  const audience = gate?.audience;
+  const baseUrl = gate?.baseUrl;
+
+  // This page came from the members build: a reload for it worked, so a later one may happen again.
+  useEffect(() => {
+    if (audience === 'members') {
+      clearMembersReloadMark();
+    }
+  }, [audience]);
+
+  const syncToken = useCallback(
+    (accessToken: string) => {
+      if (!baseUrl) {
+        return;
+      }
+      void syncGateSession(accessToken, baseUrl).then((result) => {
+        recordGateSync(result);
+        // Load the page again when the gate now answers differently: into the
+        // members build after sign-in, or with what a changed role may read
+        // (the search worker keeps the index it loaded for the page's life).
+        if ((result === 'started' && audience === 'public') || result === 'changed') {
+          if (!reloadForMembersOnce()) {
+            console.warn('Developer Portal: the gate still answers this page as public after loading it again; is its cookie blocked?');
+          }
+        } else if (result === 'refused' || result === 'failed') {
+          console.warn(`Developer Portal: the gate server did not accept the session (${result}); pages for members stay hidden.`);
+        }
+      });
+    },
+    [audience, baseUrl],
+  );
+
+  // Asked for on every site with a base URL, never only when the (forgeable)
+  // marker cookie is there; a static host's 404 is harmless.
+  const endSessionThen = useCallback(
+    (next: () => void) => {
+      if (baseUrl) {
+        void endGateSession(baseUrl).then(next);
+      } else {
+        next();
+      }
+    },
+    [baseUrl],
+  );
+
+  return {syncToken, endSessionThen};
+}

@@ -1,0 +1,179 @@
+/**
+ * The sign-in layer's own pieces (src/auth/signIn/), each alone: the notice
+ * rules, the callback snapshot, the provider time-out, sign-out across tabs
+ * and the gate session sync. test/integration/sign-in.test.ts runs them
+ * together with the real SDK.
+ */
+import {act, renderHook, waitFor} from '@testing-library/react';
+import {snapshotCallback, withoutCallbackParams} from '../../src/auth/signIn/callback';
+import {NO_NOTICES, noticesReducer, type NoticeAction, type SessionNotices} from '../../src/auth/signIn/notices';
+import {useCrossTabSignOut} from '../../src/auth/signIn/useCrossTabSignOut';
+import {useGateSessionSync} from '../../src/auth/signIn/useGateSessionSync';
+import {useProviderTimeout} from '../../src/auth/signIn/useProviderTimeout';
+import {navigations} from '../support/navigations';
+
+const reduce = (actions: NoticeAction[], from: SessionNotices = NO_NOTICES) => actions.reduce(noticesReducer, from);
+
+describe('notices', () => {
+  it('keeps the first reason a session ended on screen, and clears it when a refresh brings the session back', () => {
+    const ended = reduce([
+      {type: 'session-ended', why: 'signed-out-elsewhere'},
+      {type: 'session-ended', why: 'session-expired'},
+    ]);
+    expect(ended).toMatchObject({sessionEnded: true, notice: {kind: 'signed-out-elsewhere'}});
+    expect(reduce([{type: 'session-refreshed'}], ended)).toMatchObject({sessionEnded: false, notice: null});
+  });
+
+  it('lets a refresh leave notices about other things on screen', () => {
+    expect(reduce([{type: 'show', notice: {kind: 'forged-callback'}}, {type: 'session-refreshed'}]).notice).toEqual({
+      kind: 'forged-callback',
+    });
+  });
+
+  it('says the provider is late only when no other notice says more, and takes only that notice away when it answers', () => {
+    expect(reduce([{type: 'provider-late'}]).notice).toEqual({kind: 'provider-timeout'});
+    expect(reduce([{type: 'provider-late'}, {type: 'provider-answered'}]).notice).toBeNull();
+    const denied = reduce([{type: 'show', notice: {kind: 'sign-in-denied'}}, {type: 'provider-late'}, {type: 'provider-answered'}]);
+    expect(denied.notice).toEqual({kind: 'sign-in-denied'});
+  });
+
+  it('reports an outage once: dismissed, it stays dismissed until the provider has answered again', () => {
+    const dismissed = reduce([{type: 'provider-unreachable'}, {type: 'dismiss'}, {type: 'provider-unreachable'}]);
+    expect(dismissed.notice).toBeNull();
+    expect(reduce([{type: 'provider-reachable'}, {type: 'provider-unreachable'}], dismissed).notice).toEqual({
+      kind: 'provider-unreachable',
+    });
+  });
+});
+
+describe('callback snapshot', () => {
+  const at = (url: string) => {
+    window.history.replaceState(null, '', url);
+    return window.location;
+  };
+  afterEach(() => sessionStorage.clear());
+
+  it('reads an error callback with its state, keeping only a same-origin returnTo', () => {
+    sessionStorage.setItem('workos:code-verifier', 'verifier');
+    const state = (returnTo: string) => encodeURIComponent(JSON.stringify({returnTo}));
+    expect(snapshotCallback(at(`/?error=access_denied&error_description=No&state=${state('/docs/x?y=1#z')}`), 'http://localhost/')).toEqual(
+      {
+        hadVerifier: true,
+        error: 'access_denied',
+        errorDescription: 'No',
+        returnTo: '/docs/x?y=1#z',
+      },
+    );
+    for (const hostile of ['//evil.example/', 'https://evil.example/', '/\\evil.example']) {
+      expect(snapshotCallback(at(`/?error=access_denied&state=${state(hostile)}`), 'http://localhost/')?.returnTo).toBeNull();
+    }
+    expect(snapshotCallback(at('/?code=c&state=not-json{'), 'http://localhost/')).toMatchObject({error: null, returnTo: null});
+  });
+
+  it('is no callback off the redirect path or without a code or error', () => {
+    expect(snapshotCallback(at('/docs/?code=c'), 'http://localhost/')).toBeNull();
+    expect(snapshotCallback(at('/?tab=linux'), 'http://localhost/')).toBeNull();
+  });
+
+  it("takes only the callback's parameters out of the address", () => {
+    expect(withoutCallbackParams(at('/docs/?tab=linux&code=c&state=s&error=e&error_description=d&error_uri=u#top'))).toBe(
+      '/docs/?tab=linux#top',
+    );
+  });
+});
+
+describe('provider time-out', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('says the provider is late after the time-out, and that it answered when it does', () => {
+    const dispatch = jest.fn();
+    const {result, rerender} = renderHook(({isLoading}) => useProviderTimeout(isLoading, 100, dispatch), {initialProps: {isLoading: true}});
+    act(() => jest.advanceTimersByTime(99));
+    expect(result.current).toBe(false);
+    act(() => jest.advanceTimersByTime(1));
+    expect(result.current).toBe(true);
+    expect(dispatch).toHaveBeenLastCalledWith({type: 'provider-late'});
+    rerender({isLoading: false});
+    expect(result.current).toBe(false);
+    expect(dispatch).toHaveBeenLastCalledWith({type: 'provider-answered'});
+  });
+
+  it('stays quiet when the answer comes in time', () => {
+    const dispatch = jest.fn();
+    const {rerender} = renderHook(({isLoading}) => useProviderTimeout(isLoading, 100, dispatch), {initialProps: {isLoading: true}});
+    rerender({isLoading: false});
+    act(() => jest.advanceTimersByTime(1000));
+    expect(dispatch).not.toHaveBeenCalledWith({type: 'provider-late'});
+  });
+});
+
+describe('sign-out across tabs', () => {
+  it('ends the session in the other signed-in tabs, never in the one that signed out', async () => {
+    const here = jest.fn();
+    const elsewhere = jest.fn();
+    const thisTab = renderHook(() => useCrossTabSignOut(true, here));
+    const otherTab = renderHook(() => useCrossTabSignOut(true, elsewhere));
+    const signedOutTab = jest.fn();
+    const notSignedIn = renderHook(() => useCrossTabSignOut(false, signedOutTab));
+
+    act(() => thisTab.result.current());
+    await waitFor(() => expect(elsewhere).toHaveBeenCalledTimes(1));
+    expect(here).not.toHaveBeenCalled();
+    expect(signedOutTab).not.toHaveBeenCalled();
+    [thisTab, otherTab, notSignedIn].forEach((tab) => tab.unmount());
+  });
+});
+
+describe('gate session sync', () => {
+  let fetchSpy: jest.SpiedFunction<typeof fetch>;
+  const answer = (body: unknown) => new Response(JSON.stringify(body), {status: 200, headers: {'Content-Type': 'application/json'}});
+
+  beforeEach(() => {
+    fetchSpy = jest.spyOn(globalThis, 'fetch');
+    navigations().length = 0;
+    sessionStorage.clear();
+    window.history.replaceState(null, '', '/docs/private/');
+  });
+  afterEach(() => {
+    fetchSpy.mockRestore();
+    document.cookie = 'portal_gate=; Max-Age=0; Path=/';
+  });
+
+  it('loads a public page again once the gate has started a session, so the gate serves the members version', async () => {
+    document.cookie = 'portal_gate=1; Path=/';
+    fetchSpy.mockResolvedValue(answer({hadSession: false}));
+    const {result} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
+    act(() => result.current.syncToken('header.payload.signature'));
+    await waitFor(() => expect(navigations()).toEqual(['reload http://localhost/docs/private/']));
+    expect(fetchSpy).toHaveBeenCalledWith(
+      '/_portal/session',
+      expect.objectContaining({method: 'POST', body: JSON.stringify({accessToken: 'header.payload.signature'})}),
+    );
+  });
+
+  it('keeps a members page when the gate started a session for it', async () => {
+    document.cookie = 'portal_gate=1; Path=/';
+    fetchSpy.mockResolvedValue(answer({hadSession: false}));
+    const {result} = renderHook(() => useGateSessionSync({audience: 'members', baseUrl: '/'}));
+    act(() => result.current.syncToken('header.payload.signature'));
+    await waitFor(() => expect(fetchSpy).toHaveBeenCalledTimes(1));
+    await act(async () => undefined);
+    expect(navigations()).toEqual([]);
+  });
+
+  it('ends the provider session at once where the site has no gate, and after the gate answered where it has one', async () => {
+    const next = jest.fn();
+    renderHook(() => useGateSessionSync(undefined)).result.current.endSessionThen(next);
+    expect(next).toHaveBeenCalledTimes(1);
+
+    let answerDelete: (response: Response) => void = () => undefined;
+    fetchSpy.mockImplementation(() => new Promise((resolve) => (answerDelete = resolve)));
+    const later = jest.fn();
+    renderHook(() => useGateSessionSync({audience: 'members', baseUrl: '/'})).result.current.endSessionThen(later);
+    expect(fetchSpy).toHaveBeenCalledWith('/_portal/session', expect.objectContaining({method: 'DELETE'}));
+    expect(later).not.toHaveBeenCalled();
+    answerDelete(new Response(null, {status: 204}));
+    await waitFor(() => expect(later).toHaveBeenCalledTimes(1));
+  });
+});
