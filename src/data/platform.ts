@@ -136,7 +136,7 @@ const SERVICE_DEFINITIONS: Service[] = [
     env: [
       {
         name: 'GATEWAY_RATE_LIMIT_PER_MINUTE',
-        description: 'Requests per minute allowed per user (per client IP on public routes).',
+        description: 'Requests per minute allowed per user (per client IP on public routes other than `GET /health`).',
         localDefault: '600',
         required: false,
       },
