@@ -145,7 +145,7 @@ async function buildIndex(files: ReaderFiles, principal: Principal | null): Prom
           return String(section[field as keyof Section]);
       }
     },
-    searchOptions: {boost: {title: 4, heading: 2, description: 1.5}, prefix: true, fuzzy: 0.15, combineWith: 'AND'},
+    searchOptions: {boost: {title: 4, heading: 2, description: 1.5}, prefix: (term) => term.length >= 3, combineWith: 'AND'},
   });
   search.addAll(sections);
   return {pages, sections, search};
