@@ -2,7 +2,8 @@
  * `npm run bench:mcp [-- <pages>]` (default 1,000): the MCP endpoint's
  * `search_docs` (server/mcp/), through the official SDK's client over HTTP,
  * on a generated build of <pages> doc pages (Markdown of about 600 words in
- * four sections, half of them signed-in). Reports the first call (which
+ * four sections, drawn from the handbook's words at their frequencies; half
+ * of the pages signed-in). Reports the first call (which
  * builds the member's index), then p50/p95 of BENCH_QUERIES searches of one
  * or two words as a member, and the gate's RSS after the members' index is
  * built. Not part of `npm test`: speed targets live in bench/README.md.
@@ -24,17 +25,20 @@ import {createReaderFiles} from '../server/mcp/readerFiles';
 import {createReaderSearch} from '../server/mcp/searchIndex';
 import {createKeyStore} from '../server/keys';
 import {writeFileIndex} from './build-index';
+import {filesUnder} from './support/files';
 
 const PAGES = Number(process.argv[2] ?? 1000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
 const ISSUER = 'https://auth.example.test/user_management/client_bench';
-const VOCABULARY = (
-  'gateway service tenant queue deploy migration token session cache index search route handler worker cluster ' +
-  'replica secret rotation metrics tracing logging retry timeout quota billing invoice upload scan storage bucket ' +
-  'schema prisma postgres redis kafka topic consumer producer webhook callback template prompt model embedding ' +
-  'vector health readiness liveness container image registry terraform workflow pipeline release rollback canary ' +
-  'feature flag permission role admin member organisation audit export import backup restore latency throughput'
-).split(' ');
+/** The handbook's words, with repeats: drawing from it gives generated pages and queries the handbook's word frequencies. */
+const VOCABULARY = filesUnder(path.resolve(__dirname, '..', 'docs'))
+  .filter(({relative}) => relative.endsWith('.md') || relative.endsWith('.mdx'))
+  .flatMap(
+    ({full}) =>
+      readFileSync(full, 'utf8')
+        .toLowerCase()
+        .match(/[a-z]{3,}/g) ?? [],
+  );
 
 /** A deterministic pseudo-random sequence, so every run indexes the same text. */
 function randomSequence(seed: number): () => number {

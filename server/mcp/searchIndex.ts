@@ -31,11 +31,17 @@ export interface SearchResult {
   snippet: string;
 }
 
+/**
+ * A section: where it is in its page's Markdown. Its text is not kept (at
+ * thousands of pages it would double the index's memory): the few results'
+ * snippets are cut from the page, read again.
+ */
 interface Section {
   id: number;
   page: number;
   heading: string;
-  text: string;
+  start: number;
+  end: number;
 }
 
 interface PageEntry {
@@ -48,7 +54,7 @@ interface PageEntry {
 interface ReaderIndex {
   pages: PageEntry[];
   sections: Section[];
-  search: MiniSearch<Section>;
+  search: MiniSearch<Section & {text: string}>;
 }
 
 /** `- [Title](/path.md): description` lines of an llms.txt (llmstxt.org). */
@@ -63,12 +69,15 @@ export function linksOfLlmsIndex(text: string): {title: string; markdownUrl: str
   return links;
 }
 
-/** Sections of a Markdown page: split at headings (levels 1 to 3) outside fenced code. */
-export function sectionsOf(markdown: string): {heading: string; text: string}[] {
-  const sections: {heading: string; text: string}[] = [];
-  let current = {heading: '', lines: [] as string[]};
+/** Sections of a Markdown page: split at headings (levels 1 to 3) outside fenced code; `start`/`end` delimit the text under the heading. */
+export function sectionsOf(markdown: string): {heading: string; start: number; end: number}[] {
+  const sections: {heading: string; start: number; end: number}[] = [];
+  let current = {heading: '', start: 0};
   let fence: string | null = null;
+  let offset = 0;
   for (const line of markdown.split('\n')) {
+    const lineStart = offset;
+    offset += line.length + 1;
     const fenceMatch = /^\s*(`{3,}|~{3,})/.exec(line);
     if (fenceMatch?.[1]) {
       const marker = fenceMatch[1];
@@ -80,14 +89,12 @@ export function sectionsOf(markdown: string): {heading: string; text: string}[] 
     }
     const heading = fence === null ? /^(#{1,3})\s+(.*)$/.exec(line) : null;
     if (heading) {
-      sections.push({heading: current.heading, text: current.lines.join('\n')});
-      current = {heading: (heading[2] ?? '').replace(/\s+#+\s*$/, '').trim(), lines: []};
-      continue;
+      sections.push({...current, end: lineStart});
+      current = {heading: (heading[2] ?? '').replace(/\s+#+\s*$/, '').trim(), start: offset};
     }
-    current.lines.push(line);
   }
-  sections.push({heading: current.heading, text: current.lines.join('\n')});
-  return sections.filter((section) => section.heading !== '' || section.text.trim() !== '');
+  sections.push({...current, end: markdown.length});
+  return sections.filter((section) => section.heading !== '' || markdown.slice(section.start, section.end).trim() !== '');
 }
 
 /** About SNIPPET_CHARS characters of `text` around the first query term found in it (whitespace collapsed). */
@@ -115,20 +122,7 @@ async function buildIndex(files: ReaderFiles, principal: Principal | null): Prom
   const links = llms.kind === 'text' ? linksOfLlmsIndex(llms.text) : [];
   const pages: PageEntry[] = [];
   const sections: Section[] = [];
-  for (let start = 0; start < links.length; start += READ_CONCURRENCY) {
-    const batch = await Promise.all(links.slice(start, start + READ_CONCURRENCY).map((link) => files.read(link.markdownUrl, principal)));
-    batch.forEach((file, offset) => {
-      const link = links[start + offset];
-      if (!link || file.kind !== 'text') {
-        return;
-      }
-      const page = pages.push({...link, url: routeOfMarkdownUrl(link.markdownUrl)}) - 1;
-      for (const section of sectionsOf(file.text)) {
-        sections.push({id: sections.length, page, heading: section.heading, text: section.text});
-      }
-    });
-  }
-  const search = new MiniSearch<Section>({
+  const search = new MiniSearch<Section & {text: string}>({
     fields: ['title', 'heading', 'description', 'text'],
     extractField: (section, field) => {
       const page = pages[section.page] as PageEntry;
@@ -142,12 +136,27 @@ async function buildIndex(files: ReaderFiles, principal: Principal | null): Prom
         case 'text':
           return section.text;
         default:
+          // The id field (MiniSearch reads it through this function too).
           return String(section[field as keyof Section]);
       }
     },
     searchOptions: {boost: {title: 4, heading: 2, description: 1.5}, prefix: (term) => term.length >= 3, combineWith: 'AND'},
   });
-  search.addAll(sections);
+  for (let start = 0; start < links.length; start += READ_CONCURRENCY) {
+    const batch = await Promise.all(links.slice(start, start + READ_CONCURRENCY).map((link) => files.read(link.markdownUrl, principal)));
+    batch.forEach((file, offset) => {
+      const link = links[start + offset];
+      if (!link || file.kind !== 'text') {
+        return;
+      }
+      const page = pages.push({...link, url: routeOfMarkdownUrl(link.markdownUrl)}) - 1;
+      for (const section of sectionsOf(file.text)) {
+        const id = sections.push({id: sections.length, page, ...section}) - 1;
+        // Indexed now, while the text is at hand; only the positions are kept.
+        search.add({...(sections[id] as Section), text: file.text.slice(section.start, section.end)});
+      }
+    });
+  }
   return {pages, sections, search};
 }
 
@@ -190,18 +199,20 @@ export function createReaderSearch(files: ReaderFiles, maxIndexes = DEFAULT_MAX_
       const results: SearchResult[] = [];
       const seen = new Set<number>();
       for (const hit of hits) {
-        const section = index.sections[hit.id as number] as Section;
+        const section = index.sections[Number(hit.id)] as Section;
         if (seen.has(section.page)) {
           continue;
         }
         seen.add(section.page);
         const page = index.pages[section.page] as PageEntry;
+        const file = await files.read(page.markdownUrl, principal);
+        const text = file.kind === 'text' ? file.text.slice(section.start, section.end) : '';
         results.push({
           title: page.title,
           url: page.url,
           markdownUrl: page.markdownUrl,
           ...(section.heading && section.heading !== page.title ? {section: section.heading} : {}),
-          snippet: snippetOf(section.text.trim() === '' ? page.description : section.text, hit.terms),
+          snippet: snippetOf(text.trim() === '' ? page.description : text, hit.terms),
         });
         if (results.length >= limit) {
           break;
