@@ -58,6 +58,7 @@ function prepare(
   port: number,
   workers: number | 'auto' = 1,
   publicDir = path.join(ROOT, 'build', 'public'),
+  configure: (config: string) => string = (config) => config,
 ): {prefix: string; config: string} {
   if (!existsSync(NGINX)) {
     throw new Error(`nginx not found at ${NGINX}. Install it with "apt-get install nginx" or set NGINX_PATH.`);
@@ -70,7 +71,7 @@ function prepare(
   const prefix = mkdtempSync(path.join(os.tmpdir(), 'portal-nginx-'));
   mkdirSync(path.join(prefix, 'logs'));
   const config = path.join(prefix, 'nginx.conf');
-  writeFileSync(config, localNginxConfig(buildDir, port, prefix, workers));
+  writeFileSync(config, configure(localNginxConfig(buildDir, port, prefix, workers)));
   if (brotliStaticModule()) {
     writeFileSync(path.join(prefix, 'brotli-static.conf'), 'brotli_static on;\n');
   }
@@ -86,9 +87,19 @@ export function testNginxConfig(): {ok: boolean; output: string} {
 
 export async function startNginx(
   port: number,
-  {workers = 1, publicDir}: {workers?: number | 'auto'; /** Default build/public of this repository. */ publicDir?: string} = {},
+  {
+    workers = 1,
+    publicDir,
+    configure,
+  }: {
+    workers?: number | 'auto';
+    /** Default build/public of this repository. */
+    publicDir?: string;
+    /** Changes the local config before nginx starts (benchmarks of other designs; never the shipped file). */
+    configure?: (config: string) => string;
+  } = {},
 ): Promise<NginxServer> {
-  const {prefix, config} = prepare(port, workers, publicDir);
+  const {prefix, config} = prepare(port, workers, publicDir, configure);
   const child = spawn(NGINX, ['-p', prefix, '-c', config, '-g', 'daemon off;'], {stdio: ['ignore', 'ignore', 'inherit']});
   const url = `http://localhost:${port}`;
   try {

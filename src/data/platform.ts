@@ -39,9 +39,8 @@ export interface EnvVar {
   required: boolean;
   /**
    * Shared variables only: true when each service sets its own value in
-   * `apps/<service-id>/.env` instead of the root `.env` (PORT, DATABASE_URL).
-   * Both Compose and `make dev` load the same two files; `make dev` then points address variables such as
-   * DATABASE_URL at `localhost` (`makeDevValue`), and leaves every other value as it is.
+   * `apps/<service-id>/.env` instead of the root `.env` (PORT, DATABASE_URL). Who loads which file is told
+   * once, in docs/internal-developers/architecture/docker-setup.md.
    */
   perService?: boolean;
   /** True for variables that exist only in local development (set in `.env`, absent in AWS). */
@@ -149,8 +148,7 @@ const SERVICE_DEFINITIONS: Service[] = [
       },
       {
         name: 'WORKOS_CLIENT_ID',
-        description:
-          'WorkOS AuthKit client id: selects the JWKS the gateway verifies access tokens against. Public configuration, not a secret.',
+        description: 'WorkOS AuthKit client id: selects the JWKS the gateway verifies access tokens against.',
         required: true,
       },
     ],
@@ -174,7 +172,7 @@ const SERVICE_DEFINITIONS: Service[] = [
       },
       {
         name: 'WORKOS_CLIENT_ID',
-        description: 'WorkOS AuthKit client id of the environment. Public configuration (it appears in the sign-in URL), not a secret.',
+        description: 'WorkOS AuthKit client id of the environment; the gateway uses the same one.',
         required: true,
       },
       {
