@@ -182,6 +182,6 @@ describe('the MCP endpoint of the production gate, per reader', () => {
       expect(output).not.toContain(accessToken.split('.')[2]);
     }
     // The SDK's client reports the refusal too.
-    await expect(agent(expired)).rejects.toThrow(/401|Unauthorized/i);
+    await expect(agent(expired)).rejects.toThrow(/access token is missing, invalid, expired/);
   });
 });
