@@ -7,6 +7,7 @@ import {readAudience, scanAccessRules} from './plugins/access/manifest';
 import {accessMarkdownHooks, accessPlugin} from './plugins/access/plugin';
 import {searchIndexVariants} from './plugins/access/searchIndexes';
 import {portalSearchPlugin} from './plugins/search';
+import {agentDocsPlugin} from './plugins/agent-docs';
 import {codeBlocksPlugin} from './plugins/code-blocks';
 import {pageScriptsPlugin} from './plugins/page-scripts';
 import {postcssPlugin} from './plugins/postcss';
@@ -46,6 +47,8 @@ const auth = readAuthSettings(process.env, baseUrl);
 const audience = readAudience(process.env);
 const accessPages = scanAccessRules({siteDir: __dirname, baseUrl});
 const accessHooks = accessMarkdownHooks(__dirname, accessPages, audience);
+/** The members build's extra reader sets (one per set of role rules): search indexes and llms files. */
+const readerVariants = audience === 'members' ? searchIndexVariants(accessPages) : [];
 const codeTheme = stylesheetPrismTheme(CODE_THEMES.light, CODE_THEMES.dark);
 
 const config = {
@@ -82,11 +85,14 @@ const config = {
   // Replaced by our own banner (src/components/BaseUrlIssueBanner) whose
   // wording is product-neutral.
   baseUrlIssueBanner: false,
-  // Broken anchors only warn (the spec). The members build holds every page,
-  // so it warns about every link to a missing section. The public build's
-  // withheld pages are stubs without the sections that public pages link
-  // to: it would warn about those links in every build, so it does not check.
-  onBrokenAnchors: audience === 'members' ? 'warn' : 'ignore',
+  // Broken anchors only warn in a writer's build (the spec). The members
+  // build holds every page, so it checks every link to a section, and in CI
+  // (CI set, as GitHub Actions and .ci/run do) it fails on a missing one:
+  // this check is the one home of anchor checking (scripts/lint-docs/ checks
+  // content only). The public build's withheld pages are stubs without the
+  // sections that public pages link to: it would warn about those links in
+  // every build, so it does not check.
+  onBrokenAnchors: audience === 'members' ? (process.env.CI ? 'throw' : 'warn') : 'ignore',
 
   i18n: {
     defaultLocale: 'en',
@@ -124,7 +130,13 @@ const config = {
     portalSearchPlugin({
       pages: accessPages,
       audience,
-      variants: audience === 'members' ? searchIndexVariants(accessPages) : [],
+      variants: readerVariants,
+    }),
+    // Every page as Markdown and llms.txt per reader set, for coding agents: plugins/agent-docs.
+    agentDocsPlugin({
+      pages: accessPages,
+      audience,
+      variants: readerVariants,
     }),
   ],
 

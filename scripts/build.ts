@@ -29,6 +29,7 @@ import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {inspect} from 'node:util';
 import {Worker} from 'node:worker_threads';
+import type {AccessManifest} from '../plugins/access/manifest';
 import {writeFileIndex} from './build-index';
 import {writeSecurityHeaders} from './security-headers';
 
@@ -86,6 +87,14 @@ async function buildAudiences(): Promise<void> {
   }
   if (!existsSync(manifest)) {
     stop('[build] the members build wrote no access manifest');
+  }
+  // The manifest names some files before they are written (a page's Markdown,
+  // plugins/access/placement.ts): each must exist now, or the gate would
+  // have a rule for nothing and the page's Markdown would be missing.
+  const listed = (JSON.parse(readFileSync(manifest, 'utf8')) as AccessManifest).pages.flatMap((page) => page.files);
+  const missing = listed.filter((file) => !existsSync(path.join(BUILD, 'members', ...file.split('/'))));
+  if (missing.length > 0) {
+    stop(`[build] the access manifest lists files the members build lacks: ${missing.join(', ')}`);
   }
   const started = Date.now();
   const {files, siblings} = await writeFileIndex(BUILD).catch((error: unknown) =>

@@ -29,6 +29,7 @@ import {decodeHTML} from 'entities';
 import ts from 'typescript';
 import {ruleImplies} from '../src/auth/access/rules';
 import {SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
+import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor, routeForMarkdownPath} from '../src/auth/access/agentDocs';
 import type {AccessManifest} from '../plugins/access/manifest';
 import {filesUnder} from './support/files';
 
@@ -556,6 +557,96 @@ export function parseManifest(json: string, where: string): AccessManifest {
   return manifest as AccessManifest;
 }
 
+/** The routes an llms.txt links to: each `](<baseUrl>….md)` is a page. */
+export function llmsIndexRoutes(index: string): string[] {
+  return [...index.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => routeForMarkdownPath(match[1] ?? ''))
+    .filter((route): route is string => route !== null);
+}
+
+/**
+ * The docs for coding agents (plugins/agent-docs), checked against the
+ * manifest: the phrase search above already covers their text in every
+ * public file; this checks what they list and how the gate decides them.
+ *
+ * - each llms.txt lists exactly its reader's pages: the public build's the
+ *   public pages, the members build's also the signed-in ones, each role
+ *   variant folder's also that variant's routes; each llms-full.txt holds
+ *   exactly the Markdown of the pages its llms.txt lists;
+ * - each restricted page's Markdown is one of the page's files in the
+ *   manifest, with the page's rule, so the gate decides it as the page; both
+ *   builds have it (the public one the withheld placeholder's).
+ */
+export function agentDocsProblems({
+  manifest,
+  publicDir,
+  membersDir,
+}: {
+  manifest: AccessManifest;
+  publicDir: string;
+  membersDir: string;
+}): string[] {
+  const problems: string[] = [];
+  const routesOf = (kinds: string[]) => manifest.pages.filter((page) => kinds.includes(page.rule.kind)).map((page) => page.route);
+  const membersBase = routesOf(['public', 'signed-in']);
+  const readerSets = [
+    {dir: publicDir, folder: '', routes: routesOf(['public'])},
+    {dir: membersDir, folder: '', routes: membersBase},
+    ...(manifest.searchIndexes ?? []).map((variant) => ({
+      dir: membersDir,
+      folder: variant.dir,
+      routes: [...membersBase, ...variant.routes],
+    })),
+  ];
+  for (const {dir, folder, routes} of readerSets) {
+    const where = path.join(path.basename(dir), folder);
+    const indexFile = path.join(dir, folder, LLMS_INDEX_FILE);
+    const fullFile = path.join(dir, folder, LLMS_FULL_FILE);
+    if (!existsSync(indexFile) || !existsSync(fullFile)) {
+      problems.push(`MISSING ${where}/${LLMS_INDEX_FILE} or ${LLMS_FULL_FILE} (plugins/agent-docs)`);
+      continue;
+    }
+    const listed = llmsIndexRoutes(readFileSync(indexFile, 'utf8'));
+    const expected = new Set(routes);
+    const extra = listed.filter((route) => !expected.has(route));
+    const absent = routes.filter((route) => !listed.includes(route));
+    if (extra.length > 0) {
+      problems.push(`LEAK ${where}/${LLMS_INDEX_FILE} lists page(s) its reader may not read: ${extra.join(', ')}`);
+    }
+    if (absent.length > 0) {
+      problems.push(`WRONG ${where}/${LLMS_INDEX_FILE} leaves out page(s) its reader may read: ${absent.join(', ')}`);
+    }
+    const full = readFileSync(fullFile, 'utf8');
+    const pagesOfBuild = manifest.pages.filter((page) => existsSync(path.join(dir, markdownFileFor(page.route, manifest.baseUrl))));
+    for (const page of pagesOfBuild) {
+      const markdown = readFileSync(path.join(dir, markdownFileFor(page.route, manifest.baseUrl)), 'utf8');
+      if (expected.has(page.route) !== full.includes(markdown)) {
+        problems.push(
+          expected.has(page.route)
+            ? `WRONG ${where}/${LLMS_FULL_FILE} lacks the Markdown of ${page.route}`
+            : `LEAK ${where}/${LLMS_FULL_FILE} holds the Markdown of ${page.route}, which its reader may not read`,
+        );
+      }
+    }
+  }
+  for (const page of manifest.pages) {
+    const markdown = markdownFileFor(page.route, manifest.baseUrl);
+    for (const dir of [publicDir, membersDir]) {
+      if (!existsSync(path.join(dir, markdown))) {
+        problems.push(`MISSING ${path.basename(dir)}/${markdown}, the Markdown of ${page.route}`);
+      }
+    }
+    if (page.rule.kind === 'public') {
+      continue;
+    }
+    const rules = manifest.files[markdown];
+    if (!page.files.includes(markdown) || !rules?.some((rule) => JSON.stringify(rule) === JSON.stringify(page.rule))) {
+      problems.push(`LEAK ${markdown}: the Markdown of the restricted page ${page.route} is not among its files in the access manifest`);
+    }
+  }
+  return problems;
+}
+
 export interface LeakCheckOptions {
   /** Repository root: sources and folders are resolved from it (default: this repository). */
   root?: string;
@@ -685,7 +776,10 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       badSiblings(dir, dir === publicDir ? restrictedNames : new Set()).map((bad) => ({...bad, dir})),
     );
 
+    const agentDocs = agentDocsProblems({manifest, publicDir, membersDir});
+
     const lines = [
+      ...agentDocs,
       ...publicLeaks.map((leak) => `LEAK ${relative(leak.file)}: "${leak.phrase}" from ${leak.source}`),
       ...membersLeaks.map(
         (leak) =>
@@ -719,7 +813,12 @@ export function runLeakCheck(options: LeakCheckOptions = {}): LeakCheckResult {
       `${publicLeaks.length} leaks, ${membersLeaks.length} in files shared by all members (${blindPages.length === 0 ? `every page found in ${relative(membersDir)}` : `${blindPages.length} page(s) not found in ${relative(membersDir)}`})`;
     lines.push(summary);
     const failed =
-      leaks.length > 0 || blindPages.length > 0 || restrictedStyles.length > 0 || staticLinks.length > 0 || siblings.length > 0;
+      leaks.length > 0 ||
+      blindPages.length > 0 ||
+      restrictedStyles.length > 0 ||
+      staticLinks.length > 0 ||
+      siblings.length > 0 ||
+      agentDocs.length > 0;
     return {exitCode: failed ? 1 : 0, lines, leaks, blindPages};
   } catch (error) {
     // An unreadable manifest or source, or a page with too little prose.

@@ -20,6 +20,7 @@
 import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {isRestricted, PUBLIC_RULE, type AccessRule} from '../../src/auth/access/rules';
+import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor} from '../../src/auth/access/agentDocs';
 import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../../src/auth/access/searchIndex';
 import {filesUnder} from '../../scripts/support/files';
 import {routePathOfChunkKey} from '../routeChunkNames';
@@ -45,10 +46,19 @@ export interface Placement {
 
 const DOCS_PLUGIN = 'docusaurus-plugin-content-docs';
 
-/** Files the site writes for every reader besides the routes' own: the 404 page, the sitemap, the search indexes. */
+/**
+ * Files the site writes for every reader besides the routes' own: the 404
+ * page, the sitemap, the search indexes and the llms files (the root's are
+ * the members' set, each variant folder's that variant's; plugins/agent-docs).
+ */
 function isSiteOutput(file: string): boolean {
   return (
-    file === '404.html' || file === 'sitemap.xml' || file.startsWith(`${SEARCH_BUNDLE_DIR}/`) || file.startsWith(`${SEARCH_VARIANTS_DIR}/`)
+    file === '404.html' ||
+    file === 'sitemap.xml' ||
+    file === LLMS_INDEX_FILE ||
+    file === LLMS_FULL_FILE ||
+    file.startsWith(`${SEARCH_BUNDLE_DIR}/`) ||
+    file.startsWith(`${SEARCH_VARIANTS_DIR}/`)
   );
 }
 
@@ -158,6 +168,13 @@ export function placeFiles({
     const html = htmlOf(outDir, baseUrl, route.path);
     if (html) {
       files.add(html);
+    }
+    if (plugin === DOCS_PLUGIN && route.metadata?.sourceFilePath !== undefined) {
+      // The doc's Markdown (plugins/agent-docs), one more file of the page, by
+      // name: that plugin's postBuild runs at the same time as this one, so
+      // the file may not be written yet. scripts/build.ts stops the build if
+      // a file the manifest lists is then missing.
+      files.add(markdownFileFor(route.path, baseUrl));
     }
     filesOfRoute.set(route.path, files);
     for (const file of files) {

@@ -71,7 +71,7 @@ function run(command: string, args: string[]): Promise<void> {
 }
 
 /** The HTML file of a route in a build (Docusaurus writes `x/index.html`, or `x.html` without trailing slashes). */
-function htmlOf(outDir: string, baseUrl: string, route: string): string {
+export function htmlOf(outDir: string, baseUrl: string, route: string): string {
   const relative = route.slice(baseUrl.length).replace(/\/$/, '');
   const candidates = relative === '' ? ['index.html'] : [`${relative}/index.html`, `${relative}.html`];
   const found = candidates.find((candidate) => existsSync(path.join(outDir, candidate)));

@@ -150,8 +150,7 @@ afterAll(() => {
 
 describe('the production entry on production dependencies', () => {
   it('has no development tooling installed', () => {
-    // Not express: @modelcontextprotocol/sdk (the gate's MCP endpoint, server/mcp/) depends on it for helpers the gate
-    // does not use; the local provider's own HTTP layer (@mswjs/http-middleware) stays out.
+    // express is not in this list: the official MCP SDK depends on it (for a helper the gate does not load).
     for (const devOnly of ['typescript', 'ts-node', '@mswjs/http-middleware', 'msw', '@docusaurus/core', 'jest']) {
       expect(existsSync(path.join(installDir, 'node_modules', devOnly))).toBe(false);
     }

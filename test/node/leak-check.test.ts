@@ -69,16 +69,44 @@ function writeManifest() {
           source: 'docs/secret.md',
           title: 'Rotation Runbook',
           rule: {kind: 'roles', roles: ['admin'], permissions: []},
-          files: ['assets/js/secret.js', 'docs/secret/index.html'],
+          files: ['assets/js/secret.js', 'docs/secret.md', 'docs/secret/index.html'],
         },
         {route: '/docs/', source: 'docs/welcome.md', title: 'Welcome', rule: {kind: 'public'}, files: []},
       ],
       files: {
         'assets/js/secret.js': [{kind: 'roles', roles: ['admin'], permissions: []}],
+        'docs/secret.md': [{kind: 'roles', roles: ['admin'], permissions: []}],
         'docs/secret/index.html': [{kind: 'roles', roles: ['admin'], permissions: []}],
       },
     }),
   );
+  writeAgentDocs();
+}
+
+const WELCOME_MARKDOWN = '# Welcome\n\nWelcome to the portal.\n';
+const llmsIndex = (routes: string[]) => `# Portal\n\n> Docs\n\n## Docs\n\n${routes.map((route) => `- [Page](${route}.md)`).join('\n')}\n`;
+
+/**
+ * The docs for coding agents as plugins/agent-docs writes them: each page's
+ * Markdown in both builds (the public build's secret page is its stub), and
+ * llms.txt/llms-full.txt per reader set: the public and members roots list
+ * the public page only (the secret page needs a role), a variant folder also
+ * the secret page.
+ */
+function writeAgentDocs({variantDir}: {variantDir?: string} = {}) {
+  const secret = '# Rotation Runbook\n\nThe primary vault cluster.\n';
+  write('build/public/docs/index.md', WELCOME_MARKDOWN);
+  write('build/members/docs/index.md', WELCOME_MARKDOWN);
+  write('build/public/docs/secret.md', '# Rotation Runbook\n\nSign in to read this page.\n');
+  write('build/members/docs/secret.md', secret);
+  for (const dir of ['build/public', 'build/members']) {
+    write(`${dir}/llms.txt`, llmsIndex(['/docs/index']));
+    write(`${dir}/llms-full.txt`, `# Portal\n\n${WELCOME_MARKDOWN}`);
+  }
+  if (variantDir) {
+    write(`build/members/${variantDir}/llms.txt`, llmsIndex(['/docs/index', '/docs/secret']));
+    write(`build/members/${variantDir}/llms-full.txt`, `# Portal\n\n${WELCOME_MARKDOWN}\n${secret}`);
+  }
 }
 
 beforeEach(() => {
@@ -250,7 +278,7 @@ describe('runLeakCheck (npm run leak-check)', () => {
     expect(result).toMatchObject({exitCode: 0, leaks: [], blindPages: []});
     expect(result.lines).toHaveLength(1);
     expect(result.lines[0]).toMatch(
-      /^leak check: 1 restricted pages, 0 restricted data modules shown by them, \d+ phrases, 2 files in build\/public, 0 leaks, 0 in files shared by all members \(every page found in build\/members\)$/,
+      /^leak check: 1 restricted pages, 0 restricted data modules shown by them, \d+ phrases, \d+ files in build\/public, 0 leaks, 0 in files shared by all members \(every page found in build\/members\)$/,
     );
   });
 
@@ -272,6 +300,7 @@ describe('runLeakCheck (npm run leak-check)', () => {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {searchIndexes?: {dir: string; routes: string[]}[]};
     manifest.searchIndexes = [{dir: '_portal/search/admin', routes: ['/docs/secret']}];
     write('build/access-manifest.json', JSON.stringify(manifest));
+    writeAgentDocs({variantDir: '_portal/search/admin'});
     // A search fragment is gzip inside, whatever its name.
     write('build/members/_portal/search/admin/pagefind/fragment/en_1.pf_fragment', gzipSync(JSON.stringify({content: `${FIRST} region`})));
     expect(runLeakCheck({root: tmp})).toMatchObject({exitCode: 0, leaks: []});
@@ -446,5 +475,78 @@ export const VAULT_ENV: EnvVar[] = [{name: 'VAULT_UNSEAL_QUORUM', description: '
     const fromSharedCode = runLeakCheck({root: tmp});
     expect(fromSharedCode.exitCode).toBe(2);
     expect(fromSharedCode.lines[0]).toMatch(/imported by src\/components\/VaultTable\.tsx/);
+  });
+});
+
+describe('docs for coding agents (Markdown pages, llms.txt)', () => {
+  function fixture() {
+    write('docs/secret.md', SECRET_PAGE);
+    write('docs/welcome.md', '---\ntitle: Welcome\n---\n\nWelcome to the portal, where every reader finds the public guides.\n');
+    writeManifest();
+    write('build/public/docs/index.html', '<p>Welcome to the portal.</p>');
+    write('build/public/docs/secret/index.html', '<h1>Rotation Runbook</h1><p>Sign in to read this page.</p>');
+    write('build/members/docs/secret/index.html', `<h1>Rotation Runbook</h1><p>${FIRST} region</p>`);
+  }
+
+  it('passes the files as the build writes them', () => {
+    fixture();
+    expect(runLeakCheck({root: tmp})).toMatchObject({exitCode: 0, leaks: []});
+  });
+
+  it("finds a restricted page's text in the public build's Markdown and llms-full.txt", () => {
+    fixture();
+    write('build/public/docs/secret.md', `# Rotation Runbook\n\n${FIRST} region\n`);
+    write('build/public/llms-full.txt', `# Portal\n\n${WELCOME_MARKDOWN}\n# Rotation Runbook\n\n${FIRST} region\n`);
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.lines).toEqual(
+      expect.arrayContaining([
+        `LEAK build/public/docs/secret.md: "${FIRST}" from docs/secret.md`,
+        `LEAK build/public/llms-full.txt: "${FIRST}" from docs/secret.md`,
+      ]),
+    );
+  });
+
+  it('exits 1 when an llms.txt lists a page its reader may not read, or leaves out one they may', () => {
+    fixture();
+    write('build/public/llms.txt', llmsIndex(['/docs/index', '/docs/secret']));
+    write('build/members/llms.txt', llmsIndex([]));
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.lines).toEqual(
+      expect.arrayContaining([
+        'LEAK public/llms.txt lists page(s) its reader may not read: /docs/secret',
+        'WRONG members/llms.txt leaves out page(s) its reader may read: /docs/',
+      ]),
+    );
+  });
+
+  it("exits 1 when the members' llms-full.txt holds a role page's Markdown", () => {
+    fixture();
+    write(
+      'build/members/llms-full.txt',
+      `# Portal\n\n${WELCOME_MARKDOWN}\n${readFileSync(path.join(tmp, 'build/members/docs/secret.md'), 'utf8')}`,
+    );
+    expect(runLeakCheck({root: tmp}).lines).toContain(
+      'LEAK members/llms-full.txt holds the Markdown of /docs/secret, which its reader may not read',
+    );
+  });
+
+  it("exits 1 when a restricted page's Markdown is not among its files in the manifest, or a build lacks it", () => {
+    fixture();
+    const manifestFile = path.join(tmp, 'build', 'access-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {pages: {files: string[]}[]; files: Record<string, unknown>};
+    manifest.pages[0]!.files = manifest.pages[0]!.files.filter((file) => file !== 'docs/secret.md');
+    delete manifest.files['docs/secret.md'];
+    write('build/access-manifest.json', JSON.stringify(manifest));
+    rmSync(path.join(tmp, 'build/public/docs/secret.md'));
+    const result = runLeakCheck({root: tmp});
+    expect(result.exitCode).toBe(1);
+    expect(result.lines).toEqual(
+      expect.arrayContaining([
+        'MISSING public/docs/secret.md, the Markdown of /docs/secret',
+        'LEAK docs/secret.md: the Markdown of the restricted page /docs/secret is not among its files in the access manifest',
+      ]),
+    );
   });
 });

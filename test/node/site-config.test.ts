@@ -122,12 +122,15 @@ describe('site config', () => {
     expect(config.storage).toEqual({type: 'localStorage', namespace: false});
   });
 
-  it('fails the build on broken links and markdown links; the members build warns about broken anchors', async () => {
+  it('fails the build on broken links and markdown links; the members build warns about broken anchors, and fails on them in CI', async () => {
     expect(config.onBrokenLinks).toBe('throw');
     expect(config.markdown.hooks.onBrokenMarkdownLinks).toBe('throw');
-    expect((await configWith({PORTAL_AUDIENCE: 'members'})).onBrokenAnchors).toBe('warn');
+    expect((await configWith({PORTAL_AUDIENCE: 'members', CI: undefined})).onBrokenAnchors).toBe('warn');
+    // The one anchor check (lint-docs checks content only): CI fails on a link to a missing section.
+    expect((await configWith({PORTAL_AUDIENCE: 'members', CI: 'true'})).onBrokenAnchors).toBe('throw');
     // The public build's withheld pages are stubs without the sections public pages link to.
-    expect((await configWith({PORTAL_AUDIENCE: 'public'})).onBrokenAnchors).toBe('ignore');
+    expect((await configWith({PORTAL_AUDIENCE: 'public', CI: undefined})).onBrokenAnchors).toBe('ignore');
+    expect((await configWith({PORTAL_AUDIENCE: 'public', CI: 'true'})).onBrokenAnchors).toBe('ignore');
   });
 
   it('offers light, dark and system colour modes, light by default', () => {

@@ -53,3 +53,16 @@ export function routeForMarkdownPath(markdownPath: string): string | null {
   }
   return withoutExtension;
 }
+
+/**
+ * The file of a page's Markdown inside a build (relative, no leading slash):
+ * its URL path without the site's baseUrl. What the build writes and the
+ * access manifest lists with the page.
+ */
+export function markdownFileFor(route: string, baseUrl: string): string {
+  const urlPath = markdownPathFor(route);
+  if (!urlPath.startsWith(baseUrl)) {
+    throw new Error(`agent docs: the route ${route} is not under the site's baseUrl ${baseUrl}`);
+  }
+  return urlPath.slice(baseUrl.length);
+}
