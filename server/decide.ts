@@ -9,6 +9,7 @@
 import {canRead, isRestricted, type AccessRule, type Principal} from '../src/auth/access/rules';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
 import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
+import {MARKDOWN_EXTENSION, PER_READER_ROOT_FILES} from '../src/auth/access/agentDocs';
 import {FILE_INDEX_FILE, FILE_INDEX_VERSION, loadBuildFiles, type BuildFile, type BuildFiles, type FileIndex} from './buildFiles';
 import {canonicalisePath} from './requestPath';
 
@@ -84,11 +85,12 @@ export async function loadSite(buildDir: string, manifest: AccessManifest, index
 }
 
 /**
- * The folder (in the members build) of the search bundle this member may
- * use: the one holding exactly the role-restricted pages they may read; ''
- * for the build's own, which holds none.
+ * The reader's variant folder in the members build: the search bundle
+ * (`<dir>/pagefind/`) and the llms files (`<dir>/llms.txt`) of exactly the
+ * role-restricted pages this member may read; '' for the build's root, which
+ * holds none. Signed-out readers get the public build's root instead.
  */
-function searchBundleFor(site: Site, principal: Principal): string {
+export function readerVariantDir(site: Site, principal: Principal): string {
   const readable = [...site.roleRules].filter(([, rule]) => canRead(rule, principal)).map(([route]) => route);
   if (readable.length === 0) {
     return '';
@@ -130,15 +132,15 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
     // Variants are chosen by the session (below), never fetched by name.
     return notFound(site, 'public', false);
   }
-  if (relative.startsWith(`${SEARCH_BUNDLE_DIR}/`)) {
-    // Every file of the search bundle comes from the reader's own index,
-    // even where the bundles of two readers happen to hold the same bytes.
+  if (relative.startsWith(`${SEARCH_BUNDLE_DIR}/`) || PER_READER_ROOT_FILES.includes(relative)) {
+    // Every file of the search bundle, and the llms files, come from the
+    // reader's own set, even where two readers' files hold the same bytes.
     const principal = await readPrincipal();
     if (!principal) {
       const file = site.builds.public.get(relative);
       return file ? serve('public', file, true) : notFound(site, 'public', true);
     }
-    const dir = searchBundleFor(site, principal);
+    const dir = readerVariantDir(site, principal);
     const file = site.builds.members.get(dir ? `${dir}/${relative}` : relative);
     return file ? serve('members', file, true) : notFound(site, 'members', true);
   }
@@ -151,10 +153,10 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
   }
   const principal = await readPrincipal();
   if (rules && membersFile && !rules.some((rule) => canRead(rule, principal))) {
-    if (!membersFile.isHtml) {
+    if (!membersFile.isHtml && !membersFile.name.endsWith(MARKDOWN_EXTENSION)) {
       return {kind: 'forbidden'};
     }
-    // The public build's page of the same name: title and "You need …".
+    // The public build's page (or its Markdown) of the same name: title and "You need …".
     const withheld = site.builds.public.get(membersFile.name);
     return withheld ? serve('public', withheld, true) : notFound(site, 'public', true);
   }

@@ -28,28 +28,23 @@ import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {serialize as serializeCookie, type SerializeOptions} from 'cookie';
 import Fastify, {LogController, type FastifyInstance, type FastifyReply, type FastifyRequest} from 'fastify';
-import {jwtVerify, type JWTPayload} from 'jose';
 import Negotiator from 'negotiator';
-import {namesRulesUse, principalFromClaims, type AccessRule, type Principal} from '../src/auth/access/rules';
+import {namesRulesUse, type AccessRule} from '../src/auth/access/rules';
 import {GATE_MARKER_COOKIE, HOST_ONLY_PREFIX, SESSION_PATH} from '../src/auth/access/gateSession';
 import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import type {AccessManifest, Audience} from '../plugins/access/manifest';
 import {ENCODING_PREFERENCE, FILE_INDEX_FILE, SECURITY_HEADERS_FILE, type Body, type Encoding, type FileIndex} from './buildFiles';
 import {decide, loadSite, type Decision, type Site} from './decide';
 import {ChangedOnDiskError, createFileBodies, DEFAULT_BODY_CACHE_BYTES} from './fileBodies';
-import {createKeyStore, KeysUnavailableError, type KeyStore} from './keys';
+import {createAccessTokenVerifier, MAX_TOKEN_BYTES} from './accessToken';
+import {createKeyStore, type KeyStore} from './keys';
+import {mcpRoutes, type McpRouteOptions} from './mcp/route';
 import {canonicalisePath} from './requestPath';
 import {createSessionCodec, DEFAULT_SESSION_MAX_AGE_S, type GateSession} from './session';
 
 /** The session cookie's name on plain-HTTP localhost; everywhere else it is HOST_SESSION_COOKIE. */
 export const SESSION_COOKIE = 'portal_session';
 export const HOST_SESSION_COOKIE = `${HOST_ONLY_PREFIX}${SESSION_COOKIE}`;
-/** How far in the future a token's `iat` may be (clock skew between the provider and this machine), in seconds. */
-const MAX_IAT_SKEW_S = 60;
-/** Access tokens past this size are refused before any parsing (WorkOS tokens with every permission stay well below). */
-const MAX_TOKEN_BYTES = 64 * 1024;
-/** Longest `sid` or `sub` accepted (characters): they go into the session cookie, which browsers keep only under 4 KB. */
-const MAX_ID_LENGTH = 256;
 
 export interface GateOptions {
   /** Folder holding public/, members/ and access-manifest.json. */
@@ -91,6 +86,10 @@ export interface GateOptions {
   onSiteLoaded?: (outcome: {files: number; ms: number} | Error) => void;
   /** Loads the builds' index (tests hold it back to watch readiness). Default loadSite of ./decide.ts. */
   loadSite?: typeof loadSite;
+  /** The provider's authorization server(s) the MCP endpoint's metadata names (RFC 9728). Default: the issuers' origins. */
+  authorizationServers?: string[];
+  /** The MCP endpoint's rate per client (./mcp/route.ts). */
+  mcpRateLimit?: McpRouteOptions['rateLimit'];
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -399,69 +398,12 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     ]);
   }
 
-  /**
-   * Whether the token was issued to this portal's client. WorkOS documents
-   * its session (access) tokens with `iss`, `sub`, `sid`, `org_id`, `role`,
-   * `roles`, `permissions`, `jti`, `exp`, `iat`; the reference example
-   * shows `"iss": "https://api.workos.com"`
-   * (https://workos.com/docs/reference/authkit/session-tokens), while tokens
-   * seen in practice name the client in the issuer,
-   * `https://<api host>/user_management/<client id>` (the shape WorkOS's
-   * Node SDK suggests for its `issuer` option, and the one the local
-   * provider signs). Its Connect tokens carry `aud` and `client_id`
-   * (https://workos.com/docs/authkit/connect/token-claims). So: a token is
-   * bound when its issuer ends with the client id, or when its `aud` or
-   * `client_id` names it; any `aud` or `client_id` it carries must name it.
-   * A token of another client of the same environment (same keys, same bare
-   * issuer) is refused.
-   */
-  function issuedToThisClient(payload: JWTPayload): boolean {
-    const {aud, client_id: clientId} = payload;
-    if (aud !== undefined && !(typeof aud === 'string' ? aud === options.clientId : Array.isArray(aud) && aud.includes(options.clientId))) {
-      return false;
-    }
-    if (clientId !== undefined && clientId !== options.clientId) {
-      return false;
-    }
-    return (typeof payload.iss === 'string' && payload.iss.endsWith(`/${options.clientId}`)) || aud !== undefined || clientId !== undefined;
-  }
-
-  /** The verified access token's claims, or why not. */
-  async function verifyAccessToken(
-    token: unknown,
-  ): Promise<{principal: Principal; sid: string; sub: string; exp: number} | 'refused' | 'keys-unavailable'> {
-    if (typeof token !== 'string' || token.length > MAX_TOKEN_BYTES || token.split('.').length !== 3) {
-      return 'refused';
-    }
-    try {
-      const {payload} = await jwtVerify(token, keys.getKey, {
-        algorithms: ['RS256'],
-        issuer: options.issuers,
-        requiredClaims: ['exp', 'iat', 'sid'],
-      });
-      if (options.organizationId && payload.org_id !== options.organizationId) {
-        return 'refused';
-      }
-      const {sid, sub, exp, iat} = payload;
-      // A session needs an id (sign-out ends it by `sid`) and a reader (`sub`, for the audit log),
-      // each short enough to keep the session cookie small (WorkOS ids are about 30 characters).
-      const isId = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.length <= MAX_ID_LENGTH;
-      if (!isId(sid) || !isId(sub) || typeof exp !== 'number') {
-        return 'refused';
-      }
-      // Issued in the future: a clock or a signer not to trust (jose only checks that `iat` is a number).
-      if (typeof iat !== 'number' || iat > Math.floor(Date.now() / 1000) + MAX_IAT_SKEW_S) {
-        return 'refused';
-      }
-      if (!issuedToThisClient(payload)) {
-        return 'refused';
-      }
-      const {role, roles, permissions} = payload;
-      return {principal: principalFromClaims({role, roles, permissions}), sid, sub, exp};
-    } catch (error) {
-      return error instanceof KeysUnavailableError ? 'keys-unavailable' : 'refused';
-    }
-  }
+  const verifyAccessToken = createAccessTokenVerifier({
+    keys,
+    issuers: options.issuers,
+    clientId: options.clientId,
+    organizationId: options.organizationId,
+  });
 
   app.post(sessionUrl, {bodyLimit: MAX_TOKEN_BYTES + 1024}, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
@@ -674,6 +616,18 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     }
     return fixedAnswer(reply, status, status === 500 ? 'Internal server error' : 'Bad request');
   });
+
+  await app.register(mcpRoutes, {
+    baseUrl,
+    site: async () => site ?? (await siteLoading),
+    verifyAccessToken,
+    providerSessionEnded: (sid) => sessions.providerSessionEnded(sid),
+    authorizationServers: options.authorizationServers ?? [...new Set(options.issuers.map((issuer) => new URL(issuer).origin))],
+    // The hooks that add these to every answer do not run for the answers the MCP SDK writes itself.
+    responseHeaders: {...securityHeaders.public, 'Cross-Origin-Resource-Policy': 'same-origin'},
+    rateLimit: options.mcpRateLimit,
+    version: buildId,
+  } satisfies McpRouteOptions);
 
   app.route({
     method: ['GET', 'HEAD'],

@@ -112,6 +112,7 @@ async function main(): Promise<void> {
     organizationId: settings.organizationId,
     sessionSecrets: settings.sessionSecrets,
     sessionMaxAgeSeconds: settings.sessionMaxAgeSeconds,
+    authorizationServers: settings.authorizationServers,
     trustProxy: settings.trustProxy,
     logStream: process.stdout,
     logLevel: settings.logLevel,

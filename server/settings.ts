@@ -22,6 +22,13 @@ export interface GateSettings {
   issuers: string[];
   organizationId: string | null;
   sessionSecrets: Uint8Array[];
+  /**
+   * The OAuth authorization server(s) the MCP endpoint's metadata names
+   * (RFC 9728): PORTAL_AUTHORIZATION_SERVER (comma-separated; for WorkOS, the
+   * AuthKit domain, e.g. https://example.authkit.app), else the provider's
+   * origin (the local provider's serves its metadata there).
+   */
+  authorizationServers: string[];
   /** The longest a gate session lasts, whatever the token's `exp` says (s). */
   sessionMaxAgeSeconds: number;
   /** True when the secret was generated for this process (local provider only). */
@@ -134,6 +141,17 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
     throw new AuthConfigError('PORTAL_WORKERS', rawWorkers, '"auto" (one per CPU) or a number from 1 to 64');
   }
   const {secrets, ephemeral} = readSecrets(env, local);
+  const authorizationServers = list(env.PORTAL_AUTHORIZATION_SERVER).map((value) => {
+    try {
+      const url = new URL(value);
+      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && url.hostname === 'localhost')) {
+        throw new Error('not https');
+      }
+      return url.href.replace(/\/$/, '');
+    } catch {
+      throw new AuthConfigError('PORTAL_AUTHORIZATION_SERVER', value, 'absolute https URLs (comma-separated), e.g. your AuthKit domain');
+    }
+  });
   return {
     buildDir: path.resolve(rootDir, env.BUILD_DIR?.trim() || 'build'),
     port,
@@ -143,6 +161,7 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
     issuers: issuers.length > 0 ? issuers : [`${origin}/user_management/${auth.clientId}`, origin],
     organizationId: auth.organizationId,
     sessionSecrets: secrets,
+    authorizationServers: authorizationServers.length > 0 ? authorizationServers : [origin],
     sessionMaxAgeSeconds: readSessionMaxAge(env),
     ephemeralSecret: ephemeral,
     local: local,

@@ -11,12 +11,13 @@ import path from 'node:path';
 import type {FastifyInstance} from 'fastify';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
 import {restrictedScripts, type AccessManifest} from '../../plugins/access/manifest';
+import {markdownPathFor} from '../../src/auth/access/agentDocs';
 import {startNginx, type NginxServer} from '../../scripts/serve-nginx';
 import {createGate, SESSION_COOKIE} from '../../server/gate';
 import {createKeyStore} from '../../server/keys';
 import {freePort} from '../../scripts/support/ports';
 import {rawGet, rawGetFollowing, type RawResponse} from '../support/rawHttp';
-import {isSameOriginPath, spellingsOf} from '../support/urlSpellings';
+import {isSameOriginPath, spellingsOf, type Spelling} from '../support/urlSpellings';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ISSUER = 'https://auth.example.test/user_management/client_test';
@@ -26,6 +27,25 @@ if (!ADMIN || restrictedScripts(ADMIN).length === 0) {
   throw new Error('the Admin Service page and its content chunk must be in build/access-manifest.json');
 }
 const ADMIN_CHUNK = `/${restrictedScripts(ADMIN)[0] as string}`;
+/** The page's Markdown (issue 30): decided as the page, so withheld (the public placeholder), never refused with 403. */
+const ADMIN_MARKDOWN = markdownPathFor(ADMIN.route);
+
+/** Spellings only a `.md` URL has, on top of spellingsOf's. */
+function markdownSpellingsOf(markdownPath: string): Spelling[] {
+  const route = markdownPath.slice(0, -'.md'.length);
+  return [
+    {name: 'upper-case .MD', url: `${route}.MD`, expect: 'refused'},
+    {name: 'mixed-case .Md', url: `${route}.Md`, expect: 'refused'},
+    {name: 'encoded dot before md', url: `${route}%2emd`, expect: 'same'},
+    {name: 'encoded m', url: `${route}.%6dd`, expect: 'same'},
+    {name: '.md with a trailing slash', url: `${markdownPath}/`, expect: 'refused'},
+    {name: '.md after a trailing slash', url: `${route}/.md`, expect: 'refused'},
+    {name: 'the page folder’s index.md', url: `${route}/index.md`, expect: 'either'},
+    {name: '.md.html', url: `${markdownPath}.html`, expect: 'either'},
+    {name: 'double .md', url: `${markdownPath}.md`, expect: 'refused'},
+    {name: 'double slash before the name', url: `${route.replace(/\/([^/]+)$/, '//$1')}.md`, expect: 'same'},
+  ];
+}
 
 /** Words of the page's first long sentence: in its members' HTML and chunk, never in anything else a non-admin gets. */
 function adminSentence(): string {
@@ -86,9 +106,11 @@ function expectNoLeak(response: RawResponse): void {
 describe.each([
   ['the Admin Service page', ADMIN.route],
   ['its content chunk', ADMIN_CHUNK],
+  ['its Markdown', ADMIN_MARKDOWN],
 ])('every spelling of %s', (_what, cleanPath) => {
   const isChunk = cleanPath.startsWith('/assets/');
-  const spellings = spellingsOf(cleanPath);
+  const isMarkdown = cleanPath === ADMIN_MARKDOWN;
+  const spellings = [...spellingsOf(cleanPath), ...(isMarkdown ? markdownSpellingsOf(cleanPath) : [])];
 
   it('has at least 25 spellings', () => {
     expect(spellings.length).toBeGreaterThanOrEqual(25);
@@ -105,6 +127,11 @@ describe.each([
       } else if (expected === 'same' && reader.mayRead) {
         expect(response.status).toBe(200);
         expect(response.body).toContain(isChunk ? SENTENCE.slice(0, 40) : SENTENCE);
+      } else if (expected === 'same' && isMarkdown) {
+        // Withheld as the page is: the public build's Markdown of the same name (title and what is needed).
+        expect(response.status).toBe(200);
+        expect(response.headers['content-type']).toBe('text/markdown; charset=utf-8');
+        expect(response.body).toContain(`# ${ADMIN.title}`);
       } else if (expected === 'same') {
         expect(isChunk ? response.status : response.body).toEqual(isChunk ? 403 : expect.stringContaining('Sign in to read this page'));
       }
@@ -117,6 +144,9 @@ describe.each([
       expectNoLeak(response);
       if (expected === 'refused') {
         expect([400, 404]).toContain(response.status);
+      } else if (expected === 'same' && isMarkdown) {
+        expect(response.status).toBe(200);
+        expect(response.headers['content-type']).toBe('text/markdown; charset=utf-8');
       }
     }
   });
@@ -168,5 +198,61 @@ describe('redirect probes', () => {
       // Encoded slashes are refused in the path only: the sign-in callback's state carries them in the query.
       expect((await rawGet(origin, '/?code=abc&state=%7B%22returnTo%22%3A%22%2Fdocs%2F%22%7D')).status).toBe(200);
     }
+  });
+});
+
+describe('docs for coding agents per reader (llms files, Markdown)', () => {
+  const signedInPage = manifest.pages.find((page) => page.rule.kind === 'signed-in');
+  const adminLink = `(${ADMIN_MARKDOWN})`;
+
+  it('gives each reader the llms.txt and llms-full.txt of exactly their pages, through the gate', async () => {
+    if (!signedInPage) {
+      throw new Error('the build has no signed-in page');
+    }
+    const signedInLink = `(${markdownPathFor(signedInPage.route)})`;
+    for (const reader of readers) {
+      const index = await rawGet(gateOrigin, '/llms.txt', reader.cookie);
+      expect(index.status).toBe(200);
+      expect(index.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(index.headers.vary).toContain('Cookie');
+      expect(index.body.includes(adminLink)).toBe(reader.mayRead);
+      expect(index.body.includes(signedInLink)).toBe(reader.name !== 'signed out');
+      const full = await rawGet(gateOrigin, '/llms-full.txt', reader.cookie);
+      expect(full.status).toBe(200);
+      if (!reader.mayRead) {
+        expectNoLeak(full);
+      } else {
+        expect(full.body).toContain(SENTENCE);
+      }
+    }
+  });
+
+  it('serves the public llms files through nginx, and no variant by its own name anywhere', async () => {
+    const index = await rawGet(nginx.url, '/llms.txt');
+    expect(index.status).toBe(200);
+    expect(index.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(index.body).not.toContain(adminLink);
+    expectNoLeak(await rawGet(nginx.url, '/llms-full.txt'));
+    for (const variant of manifest.searchIndexes ?? []) {
+      for (const origin of [gateOrigin, nginx.url]) {
+        for (const reader of readers) {
+          for (const file of ['llms.txt', 'llms-full.txt']) {
+            const response = await rawGet(origin, `/${variant.dir}/${file}`, reader.cookie);
+            expect(response.status).toBe(404);
+            expectNoLeak(response);
+          }
+        }
+      }
+    }
+  });
+
+  it('answers a public page’s Markdown through nginx as text/markdown, the same bytes as the gate', async () => {
+    const intro = '/docs/internal-developers/getting-started/introduction.md';
+    const plain = await rawGet(nginx.url, intro);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-type']).toBe('text/markdown; charset=utf-8');
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    const viaGate = await rawGet(gateOrigin, intro);
+    expect(viaGate.body).toBe(plain.body);
   });
 });

@@ -26,6 +26,16 @@ describe('gate settings', () => {
     expect(settings.sessionSecrets).toHaveLength(2);
   });
 
+  it('names the authorization server of the MCP endpoint: PORTAL_AUTHORIZATION_SERVER, else the provider’s origin', () => {
+    expect(readGateSettings(production, '/').authorizationServers).toEqual(['https://api.workos.com']);
+    expect(readGateSettings({}, '/').authorizationServers).toEqual(['http://localhost:4010']);
+    const authKit = readGateSettings({...production, PORTAL_AUTHORIZATION_SERVER: 'https://acme.authkit.app/'}, '/');
+    expect(authKit.authorizationServers).toEqual(['https://acme.authkit.app']);
+    expect(() => readGateSettings({...production, PORTAL_AUTHORIZATION_SERVER: 'http://acme.example'}, '/')).toThrow(
+      /PORTAL_AUTHORIZATION_SERVER/,
+    );
+  });
+
   it('uses the local provider with a random per-process secret when no client id is set', () => {
     const settings = readGateSettings({}, '/');
     expect(settings.local).toBe(true);

@@ -7,6 +7,7 @@ import {createHash, randomBytes} from 'node:crypto';
 import {createLocalJWKSet, jwtVerify} from 'jose';
 import {TEST_CONTROL_HEADER} from '../../scripts/local-provider/handlers';
 import {startLocalProvider, type LocalProvider} from '../../scripts/local-provider/server';
+import {localAccessToken} from '../../scripts/local-token';
 
 const SITE = 'http://localhost:3000';
 let provider: LocalProvider;
@@ -272,5 +273,19 @@ describe('test controls (/__local/*)', () => {
       expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'; sandbox/);
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     });
+  });
+});
+
+describe('npm run token (scripts/local-token.ts)', () => {
+  it('signs a test user in as the browser would and returns their access token, verified by the provider’s keys', async () => {
+    const accessToken = await localAccessToken({providerUrl: provider.url, userId: 'user_developer', siteOrigin: SITE});
+    const jwks = (await (await fetch(`${provider.url}/sso/jwks/client_local`)).json()) as Parameters<typeof createLocalJWKSet>[0];
+    const {payload} = await jwtVerify(accessToken, createLocalJWKSet(jwks));
+    expect(payload.sub).toBe('user_developer');
+    expect(payload.role).toBe('member');
+  });
+
+  it('names the problem for a user the provider does not know', async () => {
+    await expect(localAccessToken({providerUrl: provider.url, userId: 'user_nobody', siteOrigin: SITE})).rejects.toThrow(/user_nobody/);
   });
 });

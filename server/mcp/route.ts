@@ -1,0 +1,214 @@
+/**
+ * The MCP endpoint (`<baseUrl>_portal/mcp`, Streamable HTTP, stateless) and
+ * its OAuth 2.0 Protected Resource Metadata (RFC 9728), as a Fastify plugin
+ * the gate registers.
+ *
+ * - Who reads: `Authorization: Bearer <access token>`, verified exactly as
+ *   the session endpoint verifies a token (../accessToken.ts). No header: a
+ *   signed-out reader (public pages). A header that does not verify: 401 with
+ *   `WWW-Authenticate` naming the metadata, so an agent can sign its user in.
+ *   Cookies are never read here: an agent is not a browser page.
+ * - What it reads: the reader's own set, chosen like the search bundle
+ *   (../decide.ts readerVariantDir), each page decided as its `.md` URL.
+ * - Bounds: POST only; a foreign `Origin` is refused (DNS rebinding); the
+ *   body is at most MAX_BODY_BYTES; each client (the token's subject, else
+ *   the address) gets `rateLimit.max` requests per window, this route only,
+ *   so pages stay fast under an agent's burst.
+ */
+import rateLimit from '@fastify/rate-limit';
+import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type {FastifyError, FastifyInstance, FastifyReply, FastifyRequest} from 'fastify';
+import {MCP_PATH, PROTECTED_RESOURCE_METADATA_PATH} from '../../src/auth/access/agentDocs';
+import type {Principal} from '../../src/auth/access/rules';
+import type {AccessTokenVerdict} from '../accessToken';
+import {readerVariantDir, type Site} from '../decide';
+import {createFileBodies} from '../fileBodies';
+import {createReaderFiles} from './readerFiles';
+import {createReaderSearch, type ReaderSearch} from './searchIndex';
+import {createPortalMcpServer} from './tools';
+
+/** Largest request body (bytes): a tool call is a few hundred. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** Verified Markdown kept in memory for read_page (bytes), apart from the pages' cache. */
+const MARKDOWN_CACHE_BYTES = 4 * 1024 * 1024;
+
+export interface McpRouteOptions {
+  baseUrl: string;
+  /** The site, once loaded (requests wait for it). */
+  site: () => Promise<Site>;
+  verifyAccessToken: (token: unknown) => Promise<AccessTokenVerdict>;
+  /** Whether sign-out at this gate ended this provider session (its tokens then open nothing). */
+  providerSessionEnded: (sid: string) => boolean;
+  /** The provider that issues the tokens (RFC 9728 `authorization_servers`). */
+  authorizationServers: string[];
+  /** Headers every answer carries (the gate's security headers); set here on the answers the SDK writes itself. */
+  responseHeaders: Record<string, string>;
+  /** Requests per client per window. Default 120 a minute. */
+  rateLimit?: {max: number; timeWindowMs: number};
+  version: string;
+}
+
+type Reader = {kind: 'reader'; principal: Principal | null; subject: string | null} | {kind: 'refused'} | {kind: 'keys-unavailable'};
+
+/** A JSON-RPC error body, as the SDK's transport answers errors. */
+function rpcError(code: number, message: string) {
+  return {jsonrpc: '2.0', error: {code, message}, id: null};
+}
+
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+export async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
+  const mcpUrl = `${options.baseUrl}${MCP_PATH}`;
+  const metadataUrls = [PROTECTED_RESOURCE_METADATA_PATH, `${PROTECTED_RESOURCE_METADATA_PATH}${mcpUrl}`];
+  let search: {site: Site; search: ReaderSearch; files: ReturnType<typeof createReaderFiles>} | null = null;
+  const toolsFor = async () => {
+    if (!search) {
+      const site = await options.site();
+      const files = createReaderFiles(site, createFileBodies({cacheBytes: MARKDOWN_CACHE_BYTES}));
+      search = {site, files, search: createReaderSearch(files)};
+    }
+    return search;
+  };
+
+  const readers = new WeakMap<FastifyRequest, Promise<Reader>>();
+  /** The request's reader, verified once (the rate limit's key needs it before the handler). */
+  function readerOf(request: FastifyRequest): Promise<Reader> {
+    let reader = readers.get(request);
+    if (!reader) {
+      reader = identify(request);
+      readers.set(request, reader);
+    }
+    return reader;
+  }
+  async function identify(request: FastifyRequest): Promise<Reader> {
+    const header = request.headers.authorization;
+    if (header === undefined) {
+      return {kind: 'reader', principal: null, subject: null};
+    }
+    const token = /^Bearer +([^\s]+)$/i.exec(header)?.[1];
+    const verdict = await options.verifyAccessToken(token);
+    if (verdict === 'keys-unavailable') {
+      return {kind: 'keys-unavailable'};
+    }
+    if (verdict === 'refused' || options.providerSessionEnded(verdict.sid)) {
+      return {kind: 'refused'};
+    }
+    return {kind: 'reader', principal: verdict.principal, subject: verdict.sub};
+  }
+
+  const resourceMetadataUrl = (request: FastifyRequest) => `${originOf(request)}${PROTECTED_RESOURCE_METADATA_PATH}${mcpUrl}`;
+
+  for (const url of metadataUrls) {
+    app.get(url, async (request, reply) => {
+      // The same for every reader: a shared cache may keep it.
+      return reply.header('Cache-Control', 'public, max-age=3600').send({
+        resource: `${originOf(request)}${mcpUrl}`,
+        authorization_servers: options.authorizationServers,
+        bearer_methods_supported: ['header'],
+        resource_name: 'Developer Portal docs',
+      });
+    });
+  }
+
+  await app.register(rateLimit, {global: false});
+  // This scope's errors (a body too large, not JSON, the rate limit) answer as JSON-RPC, never echoing the request.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) {
+      request.log.error({err: error}, 'MCP request failed');
+    }
+    const message =
+      status === 413
+        ? `the request body is over ${MAX_BODY_BYTES / 1024} KB`
+        : status === 429
+          ? 'too many requests: wait for Retry-After seconds'
+          : status === 415
+            ? 'send JSON-RPC as application/json'
+            : status === 500
+              ? 'internal error'
+              : 'bad request';
+    return reply
+      .code(status)
+      .header('Cache-Control', 'no-store')
+      .send(rpcError(status === 500 ? -32603 : -32600, message));
+  });
+
+  const methodNotAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('Allow', 'POST')
+      .header('Cache-Control', 'no-store')
+      .send(rpcError(-32000, 'Method not allowed: POST only (stateless server)'));
+  app.route({method: ['GET', 'DELETE', 'PUT', 'PATCH'], url: mcpUrl, handler: methodNotAllowed});
+
+  const limit = options.rateLimit ?? {max: 120, timeWindowMs: 60_000};
+  app.post(
+    mcpUrl,
+    {
+      bodyLimit: MAX_BODY_BYTES,
+      config: {
+        rateLimit: {
+          max: limit.max,
+          timeWindow: limit.timeWindowMs,
+          keyGenerator: async (request: FastifyRequest) => {
+            const reader = await readerOf(request);
+            return reader.kind === 'reader' && reader.subject ? `sub:${reader.subject}` : `ip:${request.ip}`;
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== originOf(request)) {
+        return reply.code(403).send(rpcError(-32000, 'requests from another origin are refused'));
+      }
+      const reader = await readerOf(request);
+      if (reader.kind === 'keys-unavailable') {
+        return reply.code(503).header('Retry-After', '5').send(rpcError(-32000, 'the provider signing keys are not available yet'));
+      }
+      if (reader.kind === 'refused') {
+        return reply
+          .code(401)
+          .header(
+            'WWW-Authenticate',
+            `Bearer resource_metadata="${resourceMetadataUrl(request)}", error="invalid_token", error_description="the access token is invalid or expired"`,
+          )
+          .send(rpcError(-32001, 'the access token is missing, invalid, expired, from another issuer or for another organisation'));
+      }
+      const {site, files, search: readerSearch} = await toolsFor();
+      const principal = reader.principal;
+      const server = createPortalMcpServer({
+        files,
+        search: readerSearch,
+        principal,
+        readerKey: principal ? `members:${readerVariantDir(site, principal)}` : 'public',
+        origin: originOf(request),
+        baseUrl: options.baseUrl,
+        version: options.version,
+      });
+      // Stateless: no session id, a new transport per request; answers are plain JSON (no stream to keep open).
+      const transport = new StreamableHTTPServerTransport({sessionIdGenerator: undefined, enableJsonResponse: true});
+      // The SDK writes the answer itself: the hooks that add the gate's headers do not run for it.
+      reply.hijack();
+      for (const [name, value] of Object.entries(options.responseHeaders)) {
+        reply.raw.setHeader(name, value);
+      }
+      reply.raw.setHeader('Cache-Control', 'no-store');
+      reply.raw.setHeader('Vary', 'Authorization');
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (error) {
+        request.log.error({err: error}, 'MCP request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, {'Content-Type': 'application/json'}).end(JSON.stringify(rpcError(-32603, 'internal error')));
+        }
+      }
+    },
+  );
+}
