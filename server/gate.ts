@@ -109,6 +109,23 @@ function isLocalHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
 }
 
+/** Different Accept-Encoding values whose negotiation is remembered (per process; cleared when full). */
+const NEGOTIATED_HEADERS_KEPT = 256;
+
+/**
+ * The encoding to send for an Accept-Encoding value, of the siblings a file
+ * has (in preference order): by q-value, the earlier on a tie, none when
+ * the client prefers the file itself or refuses them (q=0).
+ */
+function negotiateEncoding(acceptEncoding: string, available: Encoding[]): Encoding | null {
+  // negotiator 1.x takes the preferred order on ties (its types predate it).
+  const negotiator = new Negotiator({headers: {'accept-encoding': acceptEncoding}}) as unknown as {
+    encodings(available: string[], options: {preferred: string[]}): string[];
+  };
+  const [best] = negotiator.encodings([...available, 'identity'], {preferred: [...available, 'identity']});
+  return best === 'br' || best === 'gzip' ? best : null;
+}
+
 /** A rule as the audit log names it: `signed-in`, `roles:admin`, `roles:admin permissions:users:manage`. */
 export function describeRule(rule: AccessRule): string {
   if (rule.kind !== 'roles') {
@@ -149,18 +166,27 @@ function fromAnotherSite(request: FastifyRequest): boolean {
   return !(request.headers['sec-fetch-mode'] === 'navigate' && request.headers['sec-fetch-dest'] === 'document');
 }
 
+/** Both session cookie names, lower-cased: a Cookie header's names are compared in any spelling. */
+const SESSION_COOKIE_NAMES = new Set([SESSION_COOKIE.toLowerCase(), HOST_SESSION_COOKIE.toLowerCase()]);
+
 /**
  * The session cookies in a Cookie header, under either name and any
  * spelling of it: `cookie.parse` keeps only the first of several, which is
  * the one a sibling subdomain can put in front.
  */
 function sessionCookiesIn(header: string): {name: string; value: string}[] {
-  const names = new Set([SESSION_COOKIE.toLowerCase(), HOST_SESSION_COOKIE.toLowerCase()]);
-  return header.split(';').flatMap((pair) => {
+  const found: {name: string; value: string}[] = [];
+  for (const pair of header.split(';')) {
     const separator = pair.indexOf('=');
+    if (separator === -1) {
+      continue;
+    }
     const name = pair.slice(0, separator).trim();
-    return separator !== -1 && names.has(name.toLowerCase()) ? [{name, value: pair.slice(separator + 1).trim()}] : [];
-  });
+    if (SESSION_COOKIE_NAMES.has(name.toLowerCase())) {
+      found.push({name, value: pair.slice(separator + 1).trim()});
+    }
+  }
+  return found;
 }
 
 /** What the audit log says about an answer that needed an access rule. */
@@ -278,14 +304,16 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  const publicSecurityHeaders = Object.entries(securityHeaders.public);
+  // Not async: a callback hook costs no promise per answer.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) {
       reply.header('Connection', 'close');
     }
     // Every answer carries the site's security headers (nosniff, frame-ancestors,
     // CSP …): redirects, refusals and the session endpoint's JSON too, not only
     // pages. A page's own build's headers, set before, are kept.
-    for (const [name, value] of Object.entries(securityHeaders.public)) {
+    for (const [name, value] of publicSecurityHeaders) {
       if (!reply.hasHeader(name)) {
         reply.header(name, value);
       }
@@ -296,28 +324,38 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     // <script>, <img> or a no-cors fetch. On every answer: the gate has
     // nothing another site should embed.
     reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+    done(null, payload);
   });
 
   // The request log: the path without its query (the sign-in callback's
   // query carries a code), and which build answered.
+  // Only when those lines are written: hooks, and the audit fields, cost every request.
+  const logLevel = options.logLevel ?? 'info';
+  const logsRequests = options.logStream !== undefined && (logLevel === 'debug' || logLevel === 'info');
   const audienceOf = new WeakMap<FastifyRequest, Audience>();
   const auditOf = new WeakMap<FastifyRequest, AuditEntry>();
-  app.addHook('onRequest', async (request) => {
-    request.log.debug({method: request.method, path: request.url.split('?')[0]}, 'request started');
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        path: request.url.split('?')[0],
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        audience: audienceOf.get(request) ?? null,
-        ...auditOf.get(request),
-      },
-      'request',
-    );
-  });
+  if (options.logStream !== undefined && logLevel === 'debug') {
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.log.debug({method: request.method, path: request.url.split('?')[0]}, 'request started');
+      done();
+    });
+  }
+  if (logsRequests) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          path: request.url.split('?')[0],
+          status: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 100) / 100,
+          audience: audienceOf.get(request) ?? null,
+          ...auditOf.get(request),
+        },
+        'request',
+      );
+      done();
+    });
+  }
 
   const buildId = manifest.buildId ?? 'unknown';
   /** Liveness: the process answers, with the build it serves. */
@@ -473,20 +511,89 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
    * the client accepts (by q-value; br before gzip on a tie; q=0 refuses),
    * else the file itself (also when Accept-Encoding is absent).
    */
-  function representationFor(file: {identity: Body; encodings: Partial<Record<Encoding, Body>>}, request: FastifyRequest) {
-    const available = ENCODING_PREFERENCE.filter((encoding) => file.encodings[encoding]);
-    if (available.length > 0 && request.headers['accept-encoding'] !== undefined) {
-      // negotiator 1.x takes the preferred order on ties (its types predate it).
-      const negotiator = new Negotiator(request.raw) as unknown as {
-        encodings(available: string[], options: {preferred: string[]}): string[];
-      };
-      const [best] = negotiator.encodings([...available, 'identity'], {preferred: [...available, 'identity']});
-      const body = best === 'br' || best === 'gzip' ? file.encodings[best] : undefined;
-      if (body) {
-        return {encoding: best as Encoding, body};
-      }
+  function representationFor(
+    file: {identity: Body; encodings: Partial<Record<Encoding, Body>>},
+    request: FastifyRequest,
+  ): {encoding: Encoding | null; body: Body} {
+    const header = request.headers['accept-encoding'];
+    // Which siblings the file has, as an index: bit 1 br, bit 2 gzip.
+    const siblings = (file.encodings.br ? 1 : 0) + (file.encodings.gzip ? 2 : 0);
+    if (siblings === 0 || header === undefined) {
+      return {encoding: null, body: file.identity};
     }
-    return {encoding: null, body: file.identity};
+    let byHeader = negotiatedEncodings.get(header);
+    if (!byHeader) {
+      // The header is the client's to choose: the memo stays bounded.
+      if (negotiatedEncodings.size >= NEGOTIATED_HEADERS_KEPT) {
+        negotiatedEncodings.clear();
+      }
+      byHeader = [];
+      negotiatedEncodings.set(header, byHeader);
+    }
+    let best = byHeader[siblings];
+    if (best === undefined) {
+      best = negotiateEncoding(
+        header,
+        ENCODING_PREFERENCE.filter((encoding) => file.encodings[encoding]),
+      );
+      byHeader[siblings] = best;
+    }
+    const body = best ? file.encodings[best] : undefined;
+    return body && best ? {encoding: best, body} : {encoding: null, body: file.identity};
+  }
+  /**
+   * Accept-Encoding values → the encoding negotiated for each set of
+   * siblings (index as in representationFor): negotiation depends on
+   * nothing else, so each value is parsed once, not per request.
+   */
+  const negotiatedEncodings = new Map<string, (Encoding | null)[]>();
+
+  /**
+   * The headers of a file's answer, for one representation and variant
+   * (build, personal or not, marker cookie): built on first use, then one
+   * object per request instead of a dozen header calls and string joins.
+   */
+  const fileHeaders = new WeakMap<Body, Readonly<Record<string, string>>[]>();
+  function fileHeadersFor(
+    decision: Extract<Decision, {kind: 'file'}>,
+    encoding: Encoding | null,
+    body: Body,
+    marker: string | null,
+  ): Readonly<Record<string, string>> {
+    const {file, audience, personal} = decision;
+    const variant =
+      (audience === 'members' ? 1 : 0) + (personal ? 2 : 0) + (marker === null ? 0 : marker === hostOnlyCookies.marker ? 4 : 8);
+    let variants = fileHeaders.get(body);
+    if (!variants) {
+      variants = [];
+      fileHeaders.set(body, variants);
+    }
+    const known = variants[variant];
+    if (known) {
+      return known;
+    }
+    const headers: Record<string, string> = {...securityHeaders[audience]};
+    const isAsset = file.name.startsWith('assets/');
+    // Members' files depend on the session: never let a shared cache keep them.
+    const scope = audience === 'members' || (personal && !isAsset) ? 'private' : 'public';
+    headers['Cache-Control'] = isAsset ? `${scope}, max-age=31536000, immutable` : scope === 'private' ? 'private, no-cache' : 'no-cache';
+    const compressed = Object.keys(file.encodings).length > 0;
+    const vary = [...(personal ? ['Cookie'] : []), ...(compressed ? ['Accept-Encoding'] : [])];
+    if (vary.length > 0) {
+      headers.Vary = vary.join(', ');
+    }
+    if (marker !== null) {
+      headers['Set-Cookie'] = marker;
+    }
+    // Each representation has its own ETag (and length): a cache never mixes gzip and brotli bytes.
+    headers.ETag = body.etag;
+    headers['Content-Type'] = file.contentType;
+    if (encoding) {
+      headers['Content-Encoding'] = encoding;
+    }
+    const frozen = Object.freeze(headers);
+    variants[variant] = frozen;
+    return frozen;
   }
 
   async function sendDecision(decision: Decision, request: FastifyRequest, reply: FastifyReply) {
@@ -508,30 +615,12 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       case 'file':
         break;
     }
-    const {file, audience, personal} = decision;
-    audienceOf.set(request, audience);
-    reply.headers(securityHeaders[audience]);
-    const isAsset = file.name.startsWith('assets/');
-    // Members' files depend on the session: never let a shared cache keep them.
-    const scope = audience === 'members' || (personal && !isAsset) ? 'private' : 'public';
-    reply.header(
-      'Cache-Control',
-      isAsset ? `${scope}, max-age=31536000, immutable` : scope === 'private' ? 'private, no-cache' : 'no-cache',
-    );
-    const compressed = Object.keys(file.encodings).length > 0;
-    const vary = [...(personal ? ['Cookie'] : []), ...(compressed ? ['Accept-Encoding'] : [])];
-    if (vary.length > 0) {
-      reply.header('Vary', vary.join(', '));
+    const {file, audience} = decision;
+    if (logsRequests) {
+      audienceOf.set(request, audience);
     }
-    if (file.isHtml) {
-      reply.header('Set-Cookie', cookiesFor(request).marker);
-    }
-    // Each representation has its own ETag (and length): a cache never mixes gzip and brotli bytes.
     const {encoding, body} = representationFor(file, request);
-    reply.header('ETag', body.etag).type(file.contentType);
-    if (encoding) {
-      reply.header('Content-Encoding', encoding);
-    }
+    reply.headers(fileHeadersFor(decision, encoding, body, file.isHtml ? cookiesFor(request).marker : null));
     if (decision.status === 200 && request.headers['if-none-match'] === body.etag) {
       return reply.code(304).send();
     }
@@ -540,7 +629,8 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     }
     let bytes;
     try {
-      bytes = await bodies.read(body);
+      // Verified bytes in memory are sent without waiting on anything.
+      bytes = bodies.cached(body) ?? (await bodies.read(body));
     } catch (error) {
       if (!(error instanceof ChangedOnDiskError)) {
         throw error;
@@ -641,7 +731,8 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
         session = signedOutOnly ? null : await readSession(request);
         return session?.principal ?? null;
       });
-      const audit = auditEntry(loaded, decision, request.url, session);
+      // The audit fields go only into the request's log line.
+      const audit = logsRequests ? auditEntry(loaded, decision, request.url, session) : null;
       if (audit) {
         auditOf.set(request, signedOutOnly ? {...audit, otherSite: true} : audit);
       }

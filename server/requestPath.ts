@@ -33,11 +33,38 @@ export function encodePath(segments: string[], trailingSlash: boolean): string {
   return `/${segments.map(encodeURIComponent).join('/')}${trailingSlash ? '/' : ''}`;
 }
 
+/** Request targets whose canonical form is remembered (per process; cleared when full), and the longest one. */
+const REMEMBERED_TARGETS = 2048;
+const REMEMBERED_TARGET_LENGTH = 512;
+const remembered = new Map<string, Readonly<CanonicalPath>>();
+
 /**
  * Canonicalises the path of a request target (`rawTarget` may carry a query,
- * which a redirect keeps when it is plain printable ASCII).
+ * which a redirect keeps when it is plain printable ASCII). The answer
+ * depends on the target alone, so the targets asked for most (every reader's
+ * next page) are decoded once per process; the result is frozen, shared.
  */
-export function canonicalisePath(rawTarget: string): CanonicalPath {
+export function canonicalisePath(rawTarget: string): Readonly<CanonicalPath> {
+  const known = remembered.get(rawTarget);
+  if (known) {
+    return known;
+  }
+  const canonical = canonicalise(rawTarget);
+  if (canonical.kind === 'path') {
+    Object.freeze(canonical.segments);
+  }
+  Object.freeze(canonical);
+  if (rawTarget.length <= REMEMBERED_TARGET_LENGTH) {
+    // Targets are the client's to choose: the memory stays bounded.
+    if (remembered.size >= REMEMBERED_TARGETS) {
+      remembered.clear();
+    }
+    remembered.set(rawTarget, canonical);
+  }
+  return canonical;
+}
+
+function canonicalise(rawTarget: string): CanonicalPath {
   const queryStart = rawTarget.search(/[?#]/);
   const rawPath = queryStart === -1 ? rawTarget : rawTarget.slice(0, queryStart);
   const query = queryStart === -1 || rawTarget[queryStart] === '#' ? '' : (rawTarget.slice(queryStart + 1).split('#')[0] ?? '');

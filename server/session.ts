@@ -61,6 +61,13 @@ const ENDED_SESSION_MEMORY_S = 60 * 60;
 /** Verified cookies kept so that a member's next requests skip the HMAC; oldest dropped first. */
 const VERIFIED_CACHE_SIZE = 10_000;
 
+/** Whether a value has the three parts of a compact JWS (exactly two dots), without splitting it. */
+function isCompactJws(value: string): boolean {
+  const first = value.indexOf('.');
+  const second = first === -1 ? -1 : value.indexOf('.', first + 1);
+  return second !== -1 && value.indexOf('.', second + 1) === -1;
+}
+
 export function createSessionCodec({
   secrets,
   relevant,
@@ -134,7 +141,7 @@ export function createSessionCodec({
     },
 
     async read(value) {
-      if (!value || value.length > 4096 || value.split('.').length !== 3) {
+      if (!value || value.length > 4096 || !isCompactJws(value)) {
         return null;
       }
       const now = Math.floor(Date.now() / 1000);

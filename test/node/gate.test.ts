@@ -1064,6 +1064,7 @@ describe('gate server: precompressed siblings', () => {
     copy = copyOfFixture('portal-gate-siblings-');
     for (const audience of ['public', 'members']) {
       write(path.join(copy, audience, 'docs', 'big', 'index.html'), BIG_PAGE);
+      write(path.join(copy, audience, 'docs', 'gzip-only', 'index.html'), BIG_PAGE);
     }
     write(
       path.join(copy, 'public', 'docs', 'admin', 'index.html'),
@@ -1076,6 +1077,13 @@ describe('gate server: precompressed siblings', () => {
     manifest.files[BIG_ADMIN_CHUNK.slice(1)] = [{kind: 'roles', roles: ['admin'], permissions: []}];
     writeFileSync(manifestFile, JSON.stringify(manifest));
     await writeFileIndex(copy);
+    // A file the build kept only a gzip sibling of (its brotli was no smaller).
+    const indexFile = path.join(copy, 'file-index.json');
+    const index = JSON.parse(readFileSync(indexFile, 'utf8')) as {audiences: Record<string, Record<string, {encodings?: {br?: unknown}}>>};
+    for (const files of Object.values(index.audiences)) {
+      delete files['docs/gzip-only/index.html']?.encodings?.br;
+    }
+    writeFileSync(indexFile, JSON.stringify(index));
     server = await gateWith({buildDir: copy});
     serverOrigin = await server.listen({port: 0, host: '127.0.0.1'});
   });
@@ -1129,6 +1137,14 @@ describe('gate server: precompressed siblings', () => {
       expect(response.headers.etag).not.toBe(identity.headers.etag);
     } else {
       expect(response.headers.etag).toBe(identity.headers.etag);
+    }
+  });
+
+  it('negotiates for the siblings each file has: one Accept-Encoding value, files with both and with gzip only', async () => {
+    for (const url of ['/docs/big', '/docs/gzip-only', '/docs/big', '/docs/gzip-only']) {
+      const response = await server.inject({url, headers: {'accept-encoding': 'gzip, br'}});
+      expect(response.headers['content-encoding']).toBe(url === '/docs/big' ? 'br' : 'gzip');
+      expect(decoded(response)).toBe(BIG_PAGE);
     }
   });
 
