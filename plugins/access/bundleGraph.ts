@@ -145,7 +145,7 @@ export function filesReachedFrom(graph: BundleGraph, chunkNames: Iterable<string
 
 /**
  * Files every page may load whatever its route: the entry points' own files
- * (runtime, main, the start steps, the global styles) and what the app's own
+ * (runtime, main and its parts, the global styles) and what the app's own
  * code loads lazily (the code highlighter, the search client), transitively.
  * The entries' other children are the routes' chunks (the route registry's
  * `import()`s live in main), which the routes place themselves: the walk

@@ -141,9 +141,9 @@ function entryPart(name: string, packages: RegExp, priority: number) {
  * and compiling it made its evaluation the longest task on a doc page
  * (about 20 of its 45 ms unthrottled, 80 ms at 4× CPU throttling; bench/README.md,
  * Front-end performance). In parts, each compiles in a task of its own, well under
- * 50 ms at 4×, and main.js's task keeps only running the modules (the
- * steps below move most of that out too). The loader runs them in order
- * (async off) and webpack runs the entry once all are there. React DOM is
+ * 50 ms at 4×, and main.js's task keeps only running the modules. The
+ * loader runs them in order (async off) and webpack runs the entry once all
+ * are there. React DOM is
  * one module of about 200 KB, so it is a part of its own; the theme is the
  * other large one. Priorities above Docusaurus's own groups (common 40,
  * styles 50), which concern async chunks and CSS only.
@@ -154,70 +154,13 @@ export const ENTRY_SCRIPT_PARTS = {
   vendors: entryPart('vendors', /[\\/]node_modules[\\/]/, 60),
 };
 
-/**
- * The app's start in steps, each evaluated in a script of its own before
- * main.js. Splitting the entry into parts (above) gave each part's compile a
- * task of its own, but webpack still ran every module of the entry in
- * main.js's one task: React DOM, the router, the client modules, the Root
- * with sign-in, the layout, then Docusaurus's route table and preload; 40 to
- * 55 ms unthrottled on the long doc, the page's longest task (bench/README.md,
- * Front-end performance). Each step is an entry of its own that depends on the one
- * before (webpack's `dependOn`, one runtime for all): its script runs its
- * modules when it arrives, so main.js finds them evaluated. The modules are
- * ones Docusaurus's client entry and its App import, by their public names,
- * and they run in the same order as before (every import of the client entry
- * ran before its body).
- *
- * The route table (`@generated/routes`, and the registry of page chunks it
- * loads) stays with main.js: a chunk loaded on demand can count on the
- * modules of the entry that asks for it and of the entries before that one,
- * so pages' chunks asked for from an earlier step would carry their own
- * copies of the layout, the navbar and sign-in (first-load JavaScript went
- * from 143 to 198 KB gzip that way). A build test checks both.
- */
-export const ENTRY_STEPS = [
-  {name: 'start-react', modules: ['react', 'react-dom/client']},
-  {name: 'start-router', modules: ['react-router-dom', 'react-helmet-async']},
-  {name: 'start-theme', modules: ['@generated/client-modules', '@theme/Root']},
-  {name: 'start-layout', modules: ['@theme/SiteMetadata', '@theme/ThemeProvider', '@docusaurus/ErrorBoundary']},
-] as const;
-
-/** The one runtime, under the name Docusaurus gives it (`runtimeChunk: true` would name it after the first step). */
-const RUNTIME = 'runtime~main';
-
-interface EntryDescription {
-  import: string[];
-  dependOn?: string;
-  runtime?: string;
-}
-
-/** Docusaurus's client entry (one module, as @docusaurus/core configures it) behind the steps. Exported for tests. */
-export function steppedEntry(clientEntry: unknown): Record<string, EntryDescription> {
-  if (typeof clientEntry !== 'string') {
-    throw new Error(
-      `[${PAGE_SCRIPTS_PLUGIN_NAME}] expected Docusaurus's client entry to be one module, got ${JSON.stringify(clientEntry)}`,
-    );
-  }
-  const entry: Record<string, EntryDescription> = {};
-  let previous: string | undefined;
-  for (const step of ENTRY_STEPS) {
-    // webpack refuses `runtime` beside `dependOn`: the first step holds the runtime for all.
-    entry[step.name] = previous ? {import: [...step.modules], dependOn: previous} : {import: [...step.modules], runtime: RUNTIME};
-    previous = step.name;
-  }
-  entry.main = {import: [clientEntry], dependOn: previous};
-  return entry;
-}
-
 export function pageScriptsPlugin(context: LoadContext): Plugin {
   return {
     name: PAGE_SCRIPTS_PLUGIN_NAME,
-    configureWebpack: (config, isServer) =>
+    configureWebpack: (_config, isServer) =>
       isServer
         ? {}
         : {
-            mergeStrategy: {entry: 'replace'},
-            entry: steppedEntry(config.entry),
             optimization: {splitChunks: {cacheGroups: ENTRY_SCRIPT_PARTS}},
           },
     async postBuild({outDir, routes, routesPaths}) {

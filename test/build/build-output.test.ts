@@ -11,7 +11,7 @@ import {filesUnder} from '../../scripts/support/files';
 import {frontMatterTitle as readTitle} from '../../scripts/support/frontMatter';
 import sidebars from '../../sidebars';
 import type {AccessManifest} from '../../plugins/access/manifest';
-import {ENTRY_STEPS, entryScriptsOf} from '../../plugins/page-scripts';
+import {entryScriptsOf} from '../../plugins/page-scripts';
 import {CHUNKS_ATTRIBUTE} from '../../src/ssr/pageScripts';
 
 const root = path.resolve(__dirname, '../..');
@@ -59,10 +59,10 @@ describe('production build', () => {
     expect(titleOf(html)).toBe(`${frontMatterTitle(`docs/${id}.md`)} | ${SITE}`);
   });
 
-  it("starts the app from several scripts: React DOM, the theme and other packages apart, and the start's steps before main.js", () => {
+  it('starts the app from several scripts: React DOM, the theme and other packages apart from main.js', () => {
     const scripts = entryScriptsOf(htmlFor('/'));
     const parts = scripts.map((url) => path.basename(url).replace(/\.[0-9a-f]+\.js$/, ''));
-    expect(parts).toEqual(['vendors', 'react-dom', 'runtime~main', 'start-react', 'start-router', 'docusaurus', 'start-theme', 'start-layout', 'main']);
+    expect(parts).toEqual(['vendors', 'docusaurus', 'react-dom', 'runtime~main', 'main']);
     const textOf = new Map(scripts.map((url, index) => [parts[index], readFileSync(path.join(buildDir, url), 'utf8')]));
     const holds = (part: string, text: string) => textOf.get(part)?.includes(text);
     // React DOM names its version (React, in vendors, the same one); the theme's skip link names its fallback target.
@@ -70,33 +70,25 @@ describe('production build', () => {
     const skipLinkTarget = '__docusaurus_skipToContent_fallback';
     expect({reactDom: holds('react-dom', reactDomVersion), theme: holds('docusaurus', skipLinkTarget)}).toEqual({reactDom: true, theme: true});
     expect({reactDom: holds('main', reactDomVersion), theme: holds('main', skipLinkTarget)}).toEqual({reactDom: false, theme: false});
-    // main.js starts the client entry once every chunk of every entry before it (webpack's `dependOn`) and of its own
-    // has run, so each of their scripts must be in the list, before the entry that needs it. Which chunks those are comes
-    // from the bundler's entrypoints as Docusaurus's client manifest records them (the file plugins/page-scripts reads,
-    // UPGRADING.md), not from the minified runtime. The manifest is the last audience's; the split is the same in both.
+    // main.js starts the client entry once every chunk of its entry has run, so each of their scripts must be in the
+    // list, before main.js. Which chunks those are comes from the bundler's entrypoint as Docusaurus's client manifest
+    // records it (the file plugins/page-scripts reads, UPGRADING.md), not from the minified runtime. The manifest is the
+    // last audience's; the split is the same in both.
     const manifest = JSON.parse(readFileSync(path.join(root, '.docusaurus', 'client-manifest.json'), 'utf8')) as {
       entrypoints: string[];
       origins: Record<string, string[]>;
       assets: Record<string, {js?: {file: string}[]}>;
     };
     const partOf = (file: string) => path.basename(file).replace(/\.[0-9a-f]+\.js$/, '');
-    expect(manifest.entrypoints).toEqual([...ENTRY_STEPS.map((step) => step.name), 'main']);
-    const needs = manifest.entrypoints.map((entry) => ({
-      entry,
-      parts: (manifest.origins[entry] ?? []).flatMap((id) => manifest.assets[id]?.js ?? []).map((asset) => partOf(asset.file)),
-    }));
+    expect(manifest.entrypoints).toEqual(['main']);
+    const needed = (manifest.origins.main ?? []).flatMap((id) => manifest.assets[id]?.js ?? []).map((asset) => partOf(asset.file));
+    expect(needed).toContain('main');
     for (const audience of ['public', 'members']) {
       const listed = entryScriptsOf(readFileSync(path.join(root, 'build', audience, 'index.html'), 'utf8'));
       const listedParts = listed.map(partOf);
       expect([audience, listed.filter((url) => !existsSync(path.join(root, 'build', audience, url)))]).toEqual([audience, []]);
-      // Each entry after the one it depends on.
-      const entryOrder = manifest.entrypoints.map((entry) => listedParts.indexOf(entry));
-      expect([audience, entryOrder]).toEqual([audience, [...entryOrder].sort((a, b) => a - b)]);
-      for (const {entry, parts} of needs) {
-        expect(parts).toContain(entry);
-        const missingOrLate = parts.filter((part) => !listedParts.includes(part) || listedParts.indexOf(part) > listedParts.indexOf(entry));
-        expect([audience, entry, missingOrLate]).toEqual([audience, entry, []]);
-      }
+      const missingOrLate = needed.filter((part) => !listedParts.includes(part) || listedParts.indexOf(part) > listedParts.indexOf('main'));
+      expect([audience, missingOrLate]).toEqual([audience, []]);
     }
   });
 

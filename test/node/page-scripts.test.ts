@@ -4,7 +4,7 @@
  * manifest names their files, written beside the entry scripts.
  */
 import type {RouteConfig} from '@docusaurus/types';
-import {ENTRY_STEPS, pageChunkFiles, steppedEntry, withPageChunks, withoutScriptLoader} from '../../plugins/page-scripts';
+import {pageChunkFiles, withPageChunks, withoutScriptLoader} from '../../plugins/page-scripts';
 
 const routes = [
   {
@@ -113,30 +113,5 @@ describe('the loader attribute', () => {
       '<script src="/x.js"></script><html><body><p>text</p></body></html><script>other()</script>',
     );
     expect(withoutScriptLoader('<p>no loader</p>')).toBe('<p>no loader</p>');
-  });
-});
-
-describe('the stepped entry', () => {
-  const clientEntry = '/site/node_modules/@docusaurus/core/lib/client/clientEntry.js';
-
-  it("puts each step before the client entry, each depending on the one before, with Docusaurus's one runtime", () => {
-    const entry = steppedEntry(clientEntry);
-    const names = ENTRY_STEPS.map((step) => step.name);
-    expect(Object.keys(entry)).toEqual([...names, 'main']);
-    expect(entry[names[0]!]).toEqual({import: [...ENTRY_STEPS[0].modules], runtime: 'runtime~main'});
-    names
-      .slice(1)
-      .forEach((name, index) => expect(entry[name]).toEqual({import: [...ENTRY_STEPS[index + 1]!.modules], dependOn: names[index]}));
-    expect(entry.main).toEqual({import: [clientEntry], dependOn: names.at(-1)});
-  });
-
-  it("leaves the route table to main.js, so that pages' chunks can count on every step", () => {
-    const stepModules: string[] = ENTRY_STEPS.flatMap((step) => [...step.modules]);
-    expect(stepModules.filter((module) => module.startsWith('@generated/route') || module === '@generated/registry')).toEqual([]);
-  });
-
-  it('refuses a client entry that is not one module, naming what it got', () => {
-    expect(() => steppedEntry({main: 'a.js'})).toThrow(/client entry to be one module, got \{"main":"a.js"\}/);
-    expect(() => steppedEntry(undefined)).toThrow(/got undefined/);
   });
 });
