@@ -118,7 +118,7 @@ const SERVICE_DEFINITIONS: Service[] = [
     id: 'api-gateway',
     name: 'API Gateway',
     purpose:
-      'Single public entry point behind the AWS load balancer (which terminates TLS): authenticates requests, applies rate limits and routes them to the internal services.',
+      'Single public entry point behind the AWS load balancer: authenticates requests, applies rate limits and routes them to the internal services.',
     port: 8080,
     gatewayPrefix: '/',
     owner: 'platform',
