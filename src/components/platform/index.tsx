@@ -77,7 +77,8 @@ export function ServiceSummary({id}: {id: ServiceId}): ReactNode {
     <div className={styles.summary} role="group" aria-label={`${service.name} at a glance`} data-pagefind-weight="5">
       <p className={styles.purpose}>{service.purpose}</p>
       <dl className={styles.facts}>
-        <dt>Port</dt>
+        {/* Named in full: a search for "<service> port" should land here, the fact's home. */}
+        <dt>{service.name} port</dt>
         <dd>
           <code>{service.port}</code>
         </dd>
