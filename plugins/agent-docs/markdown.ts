@@ -24,6 +24,7 @@
  */
 import TurndownService from 'turndown';
 import {tables} from '@joplin/turndown-plugin-gfm';
+import {NOT_IN_MARKDOWN_ATTRIBUTE} from '../../src/auth/access/agentDocs';
 
 /** Where the page's own text is: what the search index reads too (plugins/search). */
 const ARTICLE_START = '<article';
@@ -102,6 +103,7 @@ function isDropped(node: TurndownService.Node): boolean {
     hasClass(node, 'theme-doc-toc-mobile') ||
     hasClass(node, 'theme-doc-footer') ||
     hasClass(node, 'sr-only') ||
+    element.hasAttribute?.(NOT_IN_MARKDOWN_ATTRIBUTE) ||
     hasClassPrefix(node, 'visuallyHidden') ||
     // The tab labels: each panel says its own (below).
     element.getAttribute?.('role') === 'tablist'

@@ -11,7 +11,7 @@ import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import type {AccessManifest} from '../../plugins/access/manifest';
-import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor, routeForMarkdownPath} from '../../src/auth/access/agentDocs';
+import {LLMS_FULL_FILE, LLMS_INDEX_FILE, NOT_IN_MARKDOWN_ATTRIBUTE, markdownFileFor, routeForMarkdownPath} from '../../src/auth/access/agentDocs';
 import {contentTypeOf, FILE_INDEX_FILE, type FileIndex} from '../../server/buildFiles';
 
 const BUILD = path.resolve(__dirname, '../../build');
@@ -114,6 +114,15 @@ describe.each(PAGES)('the Markdown of %s (members build)', (pageRoute) => {
     expect(inlineHtml.map((child) => child.content).filter((tag) => tag !== '<br>')).toEqual([]);
     expect(prose.filter((token) => token.type === 'inline' && /^import\s/.test(token.content))).toEqual([]);
     expect(markdown.startsWith(`# ${html.querySelector('h1')?.textContent ?? ''}\n`)).toBe(true);
+  });
+
+  it('leaves out the page chrome: the "Copy page" controls the HTML shows are not in its Markdown', () => {
+    const controls = new DOMParser()
+      .parseFromString(readFileSync(path.join(BUILD, 'members', pageRoute.slice(baseUrl.length), 'index.html'), 'utf8'), 'text/html')
+      .querySelector(`[${NOT_IN_MARKDOWN_ATTRIBUTE}]`);
+    expect(controls?.textContent).toContain('View as Markdown');
+    expect(markdown).not.toContain('View as Markdown');
+    expect(markdown).not.toContain(markdownFileFor(pageRoute, baseUrl));
   });
 });
 

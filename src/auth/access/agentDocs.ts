@@ -34,6 +34,9 @@ export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-re
 
 export const MARKDOWN_EXTENSION = '.md';
 
+/** Marks page chrome that is not the page's content (the "Copy page" controls): left out of its Markdown. */
+export const NOT_IN_MARKDOWN_ATTRIBUTE = 'data-portal-not-markdown';
+
 /**
  * The URL path of a page's Markdown: the route plus `.md`; a route that ends
  * in `/` (a folder's index, such as the site's root) gets `index.md`.

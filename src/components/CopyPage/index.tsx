@@ -9,6 +9,7 @@ import {useCallback, useEffect, useRef, useState, type ComponentType, type React
 import {ClipboardRefusedError, copyMarkdown} from './copyMarkdown';
 import type {CopyFallbackProps} from './CopyFallback';
 import styles from './styles.module.css';
+import {NOT_IN_MARKDOWN_ATTRIBUTE} from '@site/src/auth/access/agentDocs';
 
 /** How long "Copied" stays before the status clears. */
 export const STATUS_RESET_MS = 4000;
@@ -63,7 +64,8 @@ export default function CopyPage({markdownUrl}: {markdownUrl: string}): ReactNod
 
   const statusText = status.kind === 'copied' ? COPIED : status.kind === 'failed' ? status.message : '';
   return (
-    <div className={styles.copyPage}>
+    // Controls, not content: left out of the page's Markdown and of search.
+    <div className={styles.copyPage} {...{[NOT_IN_MARKDOWN_ATTRIBUTE]: ''}} data-pagefind-ignore="all">
       <div className={styles.actions}>
         {/* Always in the page, so screen readers track it before its text changes. */}
         <span role="status" className={status.kind === 'failed' ? styles.statusFailed : styles.status}>
