@@ -7,7 +7,8 @@
  * bring alike. Anything that serves the builds uses this function.
  */
 import {canRead, isRestricted, type AccessRule, type Principal} from '../src/auth/access/rules';
-import type {AccessManifest, Audience} from '../plugins/access/manifest';
+import type {Audience} from '../src/auth/access/audience';
+import type {AccessManifest} from '../src/auth/access/manifest';
 import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import {MARKDOWN_EXTENSION, PER_READER_ROOT_FILES} from '../src/auth/access/agentDocs';
 import {FILE_INDEX_FILE, FILE_INDEX_VERSION, loadBuildFiles, type BuildFile, type BuildFiles, type FileIndex} from './buildFiles';

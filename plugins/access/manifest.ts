@@ -12,40 +12,14 @@ import path from 'node:path';
 import {parseMarkdownContentTitle} from '@docusaurus/utils';
 import yaml from 'js-yaml';
 import {filesUnder} from '../../scripts/support/files';
-import type {SearchIndexVariant} from './searchIndexes';
 import {parseFrontMatter} from '../../scripts/support/frontMatter';
 import {parseAccessRule, PUBLIC_RULE, type AccessRule} from '../../src/auth/access/rules';
 
 import type {Audience} from '../../src/auth/access/audience';
+import type {AccessManifest, AccessPage} from '../../src/auth/access/manifest';
 
-export type {Audience};
-
-export interface AccessPage {
-  /** URL path as served, with the site's baseUrl, no trailing slash except the docs root. */
-  route: string;
-  /** Repository-relative source path. */
-  source: string;
-  title: string;
-  rule: AccessRule;
-}
-
-/** What the build writes to build/access-manifest.json for the gate and the leak check. */
-export interface AccessManifest {
-  version: 1;
-  baseUrl: string;
-  /** The members build's extra search indexes (plugins/access/searchIndexes.ts), for the gate and the leak check. */
-  searchIndexes?: SearchIndexVariant[];
-  /** Which build this is (scripts/build.ts: PORTAL_BUILD_ID, else the git commit and build time); the gate's health endpoint reports it. */
-  buildId?: string;
-  /** Each page with the files it brings that need a rule (its HTML, content chunk, lazy chunks, images, attachments); empty for public pages. */
-  pages: (AccessPage & {files: string[]})[];
-  /**
-   * Every file of build/members that only restricted pages use, with those
-   * pages' rules: a reader who may read at least one of them may read it
-   * (plugins/access/placement.ts). The gate and the leak check read this list.
-   */
-  files: Record<string, AccessRule[]>;
-}
+// The manifest's shape lives with the access rules (src/auth/access/manifest.ts), which the gate reads too.
+export type {AccessManifest, AccessPage, Audience};
 
 /** A restricted page's own scripts (its content chunk first among them, by name order): for tests and tools that name one. */
 export function restrictedScripts(page: {files: string[]}): string[] {

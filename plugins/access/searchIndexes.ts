@@ -12,17 +12,12 @@
 import {createHash} from 'node:crypto';
 import type {AccessRule} from '../../src/auth/access/rules';
 import {SEARCH_VARIANTS_DIR} from '../../src/auth/access/searchIndex';
-import type {AccessPage} from './manifest';
+import type {AccessPage, SearchIndexVariant} from '../../src/auth/access/manifest';
+
+export type {SearchIndexVariant};
 
 /** Rules that need a role or permission, at most 2^4 - 1 variants. */
 const MAX_ROLE_RULES = 4;
-
-export interface SearchIndexVariant {
-  /** Relative to the members build: the folder holding this index's search bundle (`<dir>/pagefind/`). */
-  dir: string;
-  /** The role-restricted routes this index includes (a reader who may read all of them, and no other, gets it). */
-  routes: string[];
-}
 
 /** The variants for a list of pages: one per non-empty set of distinct role rules. */
 export function searchIndexVariants(pages: AccessPage[]): SearchIndexVariant[] {
