@@ -32,7 +32,9 @@ RUN npm run build && npm run leak-check && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ARG BASE_URL=/
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 PORTAL_BASE_URL=${BASE_URL}
+ARG SITE_URL
+# SITE_URL: the origin the MCP endpoint answers to and names in its OAuth metadata (PORTAL_PUBLIC_ORIGIN overrides it at run time).
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 PORTAL_BASE_URL=${BASE_URL} SITE_URL=${SITE_URL}
 WORKDIR /app
 # Only what runs: production dependencies and the build output. The local
 # sign-in provider (build/server/scripts) is a development tool and stays out.

@@ -40,6 +40,7 @@ import {ChangedOnDiskError, createFileBodies, DEFAULT_BODY_CACHE_BYTES} from './
 import {createAccessTokenVerifier, MAX_TOKEN_BYTES} from './accessToken';
 import {createKeyStore, type KeyStore} from './keys';
 import {mcpRoutes, type McpRouteOptions} from './mcp/route';
+import {isLocalHost} from './localHost';
 import {canonicalisePath} from './requestPath';
 import {createSessionCodec, DEFAULT_SESSION_MAX_AGE_S, type GateSession} from './session';
 
@@ -66,8 +67,13 @@ export interface GateOptions {
   organizationId: string | null;
   /** Signs the gate's session cookie; later entries still verify (rotation). At least 32 bytes each. */
   sessionSecrets: Uint8Array[];
-  /** Behind a proxy that terminates TLS: trust X-Forwarded-* for the scheme and host. */
-  trustProxy?: boolean;
+  /**
+   * Behind a proxy that terminates TLS: trust X-Forwarded-* from this many
+   * proxy hops, or from these addresses/CIDR ranges (Fastify's `trustProxy`).
+   * `true` is one hop: the client's address is then the one the proxy
+   * appended, never an entry the client wrote itself.
+   */
+  trustProxy?: TrustProxy;
   /**
    * Where to write one JSON line per request (method, path, status,
    * duration, audience; and for answers that needed an access rule, the
@@ -89,11 +95,35 @@ export interface GateOptions {
   loadSite?: typeof loadSite;
   /** The provider's authorization server(s) the MCP endpoint's metadata names (RFC 9728). Default: the issuers' origins. */
   authorizationServers?: string[];
+  /**
+   * The origin(s) readers reach the site at (PORTAL_PUBLIC_ORIGIN): the MCP
+   * endpoint answers only requests addressed to one of them and names them
+   * in its OAuth metadata. Unset (tests, embedding): loopback host names only.
+   */
+  publicOrigins?: string[];
   /** The MCP endpoint's rate per client (./mcp/route.ts). */
   mcpRateLimit?: McpRouteOptions['rateLimit'];
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** false: no proxy; a number of hops; the proxies' addresses/CIDR ranges. `true` means 1. */
+export type TrustProxy = boolean | number | string[];
+
+/**
+ * The TrustProxy setting as Fastify takes it. A hop count is given as a
+ * function (Fastify refuses a bare number): the nearest `hops` addresses of
+ * the connection and its X-Forwarded-For are proxies, so the client is the
+ * entry the outermost proxy appended, not the leftmost one the client wrote.
+ * It trusts the connection's peer blindly: the gate must be reachable only
+ * through the proxy (addresses are the stricter form).
+ */
+function fastifyTrustProxy(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false || Array.isArray(trust)) {
+    return trust;
+  }
+  const hops = trust === true ? 1 : trust;
+  return (_address, hop) => hop < hops;
+}
 
 export const HEALTH_PATH = '_portal/health';
 
@@ -104,10 +134,6 @@ function readSecurityHeaders(buildDir: string): Record<string, string> {
     throw new Error(`${file} is missing: run "npm run build"`);
   }
   return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-}
-
-function isLocalHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
 }
 
 /** Different Accept-Encoding values whose negotiation is remembered (per process; cleared when full). */
@@ -293,7 +319,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
       : false,
     // One line per request, written below, instead of Fastify's two.
     logController: new LogController({disableRequestLogging: true}),
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     // A URL Fastify cannot decode: the same fixed answer as any refused path (never the URL echoed back).
     // (The reply's generic parameters are the server's defaults: the cast only names them.)
     frameworkErrors: (_error, _request, reply) => fixedAnswer(reply as unknown as FastifyReply, 400, 'Bad request'),
@@ -717,6 +743,7 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
     // The hooks that add these to every answer do not run for the answers the MCP SDK writes itself.
     responseHeaders: {...securityHeaders.public, 'Cross-Origin-Resource-Policy': 'same-origin'},
     rateLimit: options.mcpRateLimit,
+    publicOrigins: options.publicOrigins ?? null,
     version: buildId,
   } satisfies McpRouteOptions);
 

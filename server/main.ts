@@ -114,6 +114,7 @@ async function main(): Promise<void> {
     sessionMaxAgeSeconds: settings.sessionMaxAgeSeconds,
     authorizationServers: settings.authorizationServers,
     trustProxy: settings.trustProxy,
+    publicOrigins: settings.publicOrigins,
     logStream: process.stdout,
     logLevel: settings.logLevel,
     // Liveness answers while the index loads; readiness waits for it.

@@ -5,10 +5,11 @@
  * tokens from the provider the site was built for).
  */
 import {randomBytes} from 'node:crypto';
+import {isIP} from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {AuthConfigError, LOCAL_CLIENT_ID, providerOrigin, readAuthSettings} from '../src/auth/config';
-import type {LogLevel} from './gate';
+import type {LogLevel, TrustProxy} from './gate';
 import {DEFAULT_SESSION_MAX_AGE_S, MIN_SECRET_BYTES} from './session';
 
 type Env = Record<string, string | undefined>;
@@ -17,7 +18,10 @@ export interface GateSettings {
   buildDir: string;
   port: number;
   host: string;
-  trustProxy: boolean;
+  /** Which X-Forwarded-* the gate believes (TRUST_PROXY): see readTrustProxy. */
+  trustProxy: TrustProxy;
+  /** The site's public origin(s) (PORTAL_PUBLIC_ORIGIN): see readPublicOrigins. */
+  publicOrigins: string[];
   jwksUrl: URL;
   issuers: string[];
   organizationId: string | null;
@@ -43,6 +47,43 @@ export interface GateSettings {
 }
 
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** Most proxies in front of the gate TRUST_PROXY may count. */
+const MAX_PROXY_HOPS = 10;
+
+/**
+ * TRUST_PROXY: `false`/unset (no proxy), a number of proxy hops in front of
+ * the gate, or the proxies' addresses / CIDR ranges (comma-separated).
+ * `true` is one hop. Never "trust every X-Forwarded-For entry": the client
+ * writes the leftmost ones, and the rate limit keys on the address.
+ */
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || raw === 'false') {
+    return false;
+  }
+  if (raw === 'true') {
+    return 1;
+  }
+  const expected = `"false", "true" (one proxy), a number of proxy hops from 1 to ${MAX_PROXY_HOPS}, or the proxies' addresses or CIDR ranges, comma-separated`;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > MAX_PROXY_HOPS) {
+      throw new AuthConfigError('TRUST_PROXY', raw, expected);
+    }
+    return hops;
+  }
+  const addresses = list(raw);
+  for (const address of addresses) {
+    const [ip, prefix, ...rest] = address.split('/');
+    const version = isIP(ip ?? '');
+    const maxPrefix = version === 4 ? 32 : 128;
+    if (version === 0 || rest.length > 0 || (prefix !== undefined && (!/^\d+$/.test(prefix) || Number(prefix) > maxPrefix))) {
+      throw new AuthConfigError('TRUST_PROXY', raw, expected);
+    }
+  }
+  return addresses;
+}
 
 function list(value: string | undefined): string[] {
   return (value ?? '')
@@ -75,6 +116,38 @@ function readSecrets(env: Env, local: boolean): {secrets: Uint8Array[]; ephemera
     secrets.push(bytes);
   }
   return {secrets, ephemeral: false};
+}
+
+/**
+ * PORTAL_PUBLIC_ORIGIN: the origin(s) readers reach the site at
+ * (comma-separated, e.g. https://docs.example.com), else SITE_URL's origin
+ * (the build's), else http://localhost:PORT and http://127.0.0.1:PORT. The
+ * MCP endpoint answers only requests addressed to one of them (DNS
+ * rebinding) and builds its OAuth metadata URLs from them, never from a
+ * request's Host or X-Forwarded-Host.
+ */
+function readPublicOrigins(env: Env, port: number): string[] {
+  const [name, raw] = env.PORTAL_PUBLIC_ORIGIN?.trim()
+    ? ['PORTAL_PUBLIC_ORIGIN', env.PORTAL_PUBLIC_ORIGIN]
+    : env.SITE_URL?.trim()
+      ? ['SITE_URL', env.SITE_URL]
+      : [null, ''];
+  if (name === null) {
+    return [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  }
+  return list(raw).map((value) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(value);
+    } catch {
+      // Reported below.
+    }
+    // SITE_URL may carry the base URL's path; an explicit origin may not.
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || (name === 'PORTAL_PUBLIC_ORIGIN' && url.pathname !== '/')) {
+      throw new AuthConfigError(name, value, 'the origin(s) readers use, comma-separated, e.g. https://docs.example.com');
+    }
+    return url.origin;
+  });
 }
 
 /** Bounds of PORTAL_SESSION_MAX_AGE: at least a minute (the SDK's refresh must have time to renew it), at most a day. */
@@ -127,10 +200,7 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
       'the organisation whose members may read restricted pages (or PORTAL_ANY_USER_IS_MEMBER=true to let every user who can sign in to this WorkOS environment in)',
     );
   }
-  const trustProxy = env.TRUST_PROXY?.trim();
-  if (trustProxy !== undefined && trustProxy !== '' && trustProxy !== 'true' && trustProxy !== 'false') {
-    throw new AuthConfigError('TRUST_PROXY', trustProxy, '"true" or "false"');
-  }
+  const trustProxy = readTrustProxy(env);
   const logLevel = env.PORTAL_LOG_LEVEL?.trim() || 'info';
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw new AuthConfigError('PORTAL_LOG_LEVEL', logLevel, LOG_LEVELS.join(', '));
@@ -156,7 +226,8 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
     buildDir: path.resolve(rootDir, env.BUILD_DIR?.trim() || 'build'),
     port,
     host: env.HOST?.trim() || 'localhost',
-    trustProxy: trustProxy === 'true',
+    trustProxy,
+    publicOrigins: readPublicOrigins(env, port),
     jwksUrl,
     issuers: issuers.length > 0 ? issuers : [`${origin}/user_management/${auth.clientId}`, origin],
     organizationId: auth.organizationId,

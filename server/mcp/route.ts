@@ -10,7 +10,8 @@
  *   Cookies are never read here: an agent is not a browser page.
  * - What it reads: the reader's own set, chosen like the search bundle
  *   (../decide.ts readerVariantDir), each page decided as its `.md` URL.
- * - Bounds: POST only; a foreign `Origin` is refused (DNS rebinding); the
+ * - Bounds: POST only; a Host that is not the site's and a foreign `Origin`
+ *   are refused (DNS rebinding); a JSON-RPC batch is refused; the
  *   body is at most MAX_BODY_BYTES; each client (the token's subject, else
  *   the address) gets `rateLimit.max` requests per window, this route only,
  *   so pages stay fast under an agent's burst.
@@ -23,6 +24,7 @@ import type {Principal} from '../../src/auth/access/rules';
 import type {AccessTokenVerdict} from '../accessToken';
 import {readerVariantDir, type Site} from '../decide';
 import {createFileBodies} from '../fileBodies';
+import {isLocalHost} from '../localHost';
 import {createReaderFiles} from './readerFiles';
 import {createReaderSearch, type ReaderSearch} from './searchIndex';
 import {createPortalMcpServer} from './tools';
@@ -43,6 +45,13 @@ export interface McpRouteOptions {
   authorizationServers: string[];
   /** Headers every answer carries (the gate's security headers); set here on the answers the SDK writes itself. */
   responseHeaders: Record<string, string>;
+  /**
+   * The origins readers reach the site at: requests addressed to another
+   * host are refused (DNS rebinding), and the OAuth metadata's URLs are
+   * built from these, never from Host or X-Forwarded-Host. null (tests,
+   * embedding): loopback host names only, URLs from the request.
+   */
+  publicOrigins: string[] | null;
   /** Requests per client per window. Default 120 a minute. */
   rateLimit?: {max: number; timeWindowMs: number};
   version: string;
@@ -55,7 +64,18 @@ function rpcError(code: number, message: string) {
   return {jsonrpc: '2.0', error: {code, message}, id: null};
 }
 
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+/**
+ * The site origin a request is addressed to, or null for a host this site
+ * does not answer to (a name an attacker rebound to the gate's address).
+ * The host is the one Fastify derives under the trust-proxy rule.
+ */
+function siteOriginFor(publicOrigins: string[] | null): (request: FastifyRequest) => string | null {
+  if (publicOrigins === null) {
+    return (request) => (isLocalHost(request.hostname) ? `${request.protocol}://${request.host}` : null);
+  }
+  const byHost = new Map(publicOrigins.map((origin) => [new URL(origin).host, origin]));
+  return (request) => byHost.get(request.host.toLowerCase()) ?? null;
+}
 
 export async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
   const mcpUrl = `${options.baseUrl}${MCP_PATH}`;
@@ -96,13 +116,20 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions):
     return {kind: 'reader', principal: verdict.principal, subject: verdict.sub};
   }
 
-  const resourceMetadataUrl = (request: FastifyRequest) => `${originOf(request)}${PROTECTED_RESOURCE_METADATA_PATH}${mcpUrl}`;
+  const siteOriginOf = siteOriginFor(options.publicOrigins);
+  const resourceMetadataUrl = (siteOrigin: string) => `${siteOrigin}${PROTECTED_RESOURCE_METADATA_PATH}${mcpUrl}`;
+  const foreignHost = (reply: FastifyReply) =>
+    reply.code(403).header('Cache-Control', 'no-store').send(rpcError(-32000, 'this host is not the site: requests to it are refused'));
 
   for (const url of metadataUrls) {
     app.get(url, async (request, reply) => {
-      // The same for every reader: a shared cache may keep it.
+      const siteOrigin = siteOriginOf(request);
+      if (siteOrigin === null) {
+        return foreignHost(reply);
+      }
+      // The same for every reader of this host (the configured origin, whatever X-Forwarded-Host says): a shared cache may keep it.
       return reply.header('Cache-Control', 'public, max-age=3600').send({
-        resource: `${originOf(request)}${mcpUrl}`,
+        resource: `${siteOrigin}${mcpUrl}`,
         authorization_servers: options.authorizationServers,
         bearer_methods_supported: ['header'],
         resource_name: 'Developer Portal docs',
@@ -159,8 +186,23 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions):
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
+      const siteOrigin = siteOriginOf(request);
+      if (siteOrigin === null) {
+        return foreignHost(reply);
+      }
+      // A batch would buy many tool calls for one request of the rate limit; the protocol version served has none.
+      if (Array.isArray(request.body)) {
+        return reply
+          .code(400)
+          .send(
+            rpcError(
+              -32600,
+              'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 removed them); send one message per request',
+            ),
+          );
+      }
       const origin = request.headers.origin;
-      if (origin !== undefined && origin !== originOf(request)) {
+      if (origin !== undefined && origin !== siteOrigin) {
         return reply.code(403).send(rpcError(-32000, 'requests from another origin are refused'));
       }
       const reader = await readerOf(request);
@@ -172,7 +214,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions):
           .code(401)
           .header(
             'WWW-Authenticate',
-            `Bearer resource_metadata="${resourceMetadataUrl(request)}", error="invalid_token", error_description="the access token is invalid or expired"`,
+            `Bearer resource_metadata="${resourceMetadataUrl(siteOrigin)}", error="invalid_token", error_description="the access token is invalid or expired"`,
           )
           .send(rpcError(-32001, 'the access token is missing, invalid, expired, from another issuer or for another organisation'));
       }
@@ -183,7 +225,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions):
         search: readerSearch,
         principal,
         readerKey: principal ? `members:${readerVariantDir(site, principal)}` : 'public',
-        origin: originOf(request),
+        origin: siteOrigin,
         baseUrl: options.baseUrl,
         version: options.version,
       });

@@ -9,6 +9,7 @@
  * At most `maxIndexes` indexes are kept (least recently used out), so memory
  * stays bounded whatever the number of role combinations.
  */
+import {setImmediate as nextTurn} from 'node:timers/promises';
 import MiniSearch from 'minisearch';
 import type {Principal} from '../../src/auth/access/rules';
 import type {ReaderFiles} from './readerFiles';
@@ -19,6 +20,29 @@ export const SNIPPET_CHARS = 240;
 export const DEFAULT_MAX_INDEXES = 4;
 /** Pages read at a time while an index is built. */
 const READ_CONCURRENCY = 16;
+/**
+ * Distinct terms of a query that are searched; the rest are dropped. A
+ * search's cost grows with its terms (each a prefix expansion), and it runs
+ * on the thread that serves pages.
+ */
+export const MAX_QUERY_TERMS = 12;
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
+/** The query as searched: its distinct terms (any case), at most MAX_QUERY_TERMS, in their first order. */
+export function boundedQuery(query: string): string {
+  const terms = new Map<string, string>();
+  for (const term of tokenize(query)) {
+    const key = term.toLowerCase();
+    if (key !== '' && !terms.has(key)) {
+      terms.set(key, term);
+    }
+    if (terms.size >= MAX_QUERY_TERMS) {
+      break;
+    }
+  }
+  return [...terms.values()].join(' ');
+}
 
 export interface SearchResult {
   title: string;
@@ -156,6 +180,8 @@ async function buildIndex(files: ReaderFiles, principal: Principal | null): Prom
         search.add({...(sections[id] as Section), text: file.text.slice(section.start, section.end)});
       }
     });
+    // Indexing a batch is synchronous work: let waiting page requests in between batches.
+    await nextTurn();
   }
   return {pages, sections, search};
 }
@@ -191,10 +217,11 @@ export function createReaderSearch(files: ReaderFiles, maxIndexes = DEFAULT_MAX_
     cachedKeys: () => [...indexes.keys()],
     async search(key, principal, query, limit) {
       const index = await indexFor(key, principal);
-      let hits = index.search.search(query);
+      const terms = boundedQuery(query);
+      let hits = index.search.search(terms);
       if (hits.length === 0) {
         // No section holds every term: the sections that hold any, still ranked.
-        hits = index.search.search(query, {combineWith: 'OR'});
+        hits = index.search.search(terms, {combineWith: 'OR'});
       }
       const results: SearchResult[] = [];
       const seen = new Set<number>();

@@ -393,3 +393,116 @@ describe('MCP endpoint', () => {
     }
   });
 });
+
+const toolCall = (id: number, name: string, args: Record<string, unknown>) =>
+  JSON.stringify({jsonrpc: '2.0', id, method: 'tools/call', params: {name, arguments: args}});
+
+describe('MCP endpoint bounds (attack review of issue 30)', () => {
+  it('refuses a JSON-RPC batch with Invalid Request, so one POST cannot carry many tool calls past the rate limit', async () => {
+    const limited = await gateWith({mcpRateLimit: {max: 2, timeWindowMs: 60_000}});
+    const server = await limited.listen({port: 0, host: '127.0.0.1'});
+    try {
+      const batch = `[${[1, 2, 3, 4, 5].map((id) => toolCall(id, 'search_docs', {query: PUBLIC_WORD})).join(',')}]`;
+      const response = await postMcp(batch, {}, server);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: {code: -32600, message: expect.stringMatching(/^Invalid Request/)},
+      });
+      // One message per POST still works.
+      expect((await postMcp(initialize, {}, server)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('searches at most a dozen distinct terms of a query, repeats counted once', async () => {
+    const client = await mcpClient();
+    try {
+      // Repeats of one word are one term: the page is still found.
+      expect(await searchUrls(client, Array(20).fill(PUBLIC_WORD).join(' '))).toEqual(['/docs/guide']);
+      // Twelve other words first: the thirteenth (the only one any page holds) is not searched.
+      const fillers = Array.from({length: 12}, (_, index) => `zz${String.fromCharCode(97 + index)}word`);
+      expect(await searchUrls(client, [...fillers, PUBLIC_WORD].join(' '))).toEqual([]);
+      expect(await searchUrls(client, [...fillers.slice(1), PUBLIC_WORD].join(' '))).toEqual(['/docs/guide']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('keys the rate limit behind a proxy by the address the proxy appended, not one the client wrote into X-Forwarded-For', async () => {
+    const limited = await gateWith({trustProxy: true, mcpRateLimit: {max: 2, timeWindowMs: 60_000}});
+    const server = await limited.listen({port: 0, host: '127.0.0.1'});
+    try {
+      const statuses = [];
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        // What a TLS proxy forwards: the client's own header, then the address it saw appended.
+        statuses.push((await postMcp(initialize, {'X-Forwarded-For': `10.0.0.${attempt}, 198.51.100.7`}, server)).status);
+      }
+      expect(statuses).toEqual([200, 200, 429, 429]);
+      // Another client behind the same proxy has its own budget.
+      expect((await postMcp(initialize, {'X-Forwarded-For': '198.51.100.8'}, server)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('refuses a request whose Host is not the site (DNS rebinding: Origin and Host agree)', async () => {
+    const rebound = (url: string, host: string, method: 'GET' | 'POST' = 'POST') =>
+      gate.inject({
+        method,
+        url,
+        headers: {'content-type': 'application/json', accept: 'application/json, text/event-stream', host, origin: `http://${host}`},
+        ...(method === 'POST' ? {payload: initialize} : {}),
+      });
+    expect((await rebound(`/${MCP_PATH}`, 'rebind.attacker.example')).statusCode).toBe(403);
+    expect((await rebound(PROTECTED_RESOURCE_METADATA_PATH, 'rebind.attacker.example', 'GET')).statusCode).toBe(403);
+    expect((await rebound(`/${MCP_PATH}`, 'localhost:3000')).statusCode).toBe(200);
+    const configured = await gateWith({publicOrigins: ['https://docs.example.test']});
+    try {
+      const ask = (host: string) =>
+        configured.inject({
+          method: 'POST',
+          url: `/${MCP_PATH}`,
+          headers: {'content-type': 'application/json', accept: 'application/json, text/event-stream', host},
+          payload: initialize,
+        });
+      expect((await ask('docs.example.test')).statusCode).toBe(200);
+      expect((await ask('localhost:3000')).statusCode).toBe(403);
+    } finally {
+      await configured.close();
+    }
+  });
+
+  it('builds the Protected Resource Metadata and the 401 challenge from the configured origin, never from X-Forwarded-Host', async () => {
+    const proxied = await gateWith({trustProxy: true, publicOrigins: ['https://docs.example.test']});
+    try {
+      const headers = (forwardedHost: string) => ({
+        host: 'gate.internal:8080',
+        'x-forwarded-host': forwardedHost,
+        'x-forwarded-proto': 'http',
+      });
+      for (const forwardedHost of ['docs.example.test', 'evil.example']) {
+        const metadata = await proxied.inject({url: PROTECTED_RESOURCE_METADATA_PATH, headers: headers(forwardedHost)});
+        if (forwardedHost === 'evil.example') {
+          // Not the site: refused, so nothing a cache could keep names another host.
+          expect(metadata.statusCode).toBe(403);
+          continue;
+        }
+        expect(JSON.parse(metadata.body)).toMatchObject({resource: `https://docs.example.test/${MCP_PATH}`});
+        const challenge = await proxied.inject({
+          method: 'POST',
+          url: `/${MCP_PATH}`,
+          headers: {...headers(forwardedHost), 'content-type': 'application/json', authorization: 'Bearer not-a-token'},
+          payload: initialize,
+        });
+        expect(challenge.statusCode).toBe(401);
+        expect(challenge.headers['www-authenticate']).toContain(
+          `resource_metadata="https://docs.example.test${PROTECTED_RESOURCE_METADATA_PATH}/${MCP_PATH}"`,
+        );
+      }
+    } finally {
+      await proxied.close();
+    }
+  });
+});

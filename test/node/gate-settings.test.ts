@@ -56,6 +56,14 @@ describe('gate settings', () => {
     ['a bad port', {PORT: 'eighty'}, /PORT/],
     ['a bad JWKS URL', {PORTAL_JWKS_URL: 'not a url'}, /PORTAL_JWKS_URL/],
     ['a bad TRUST_PROXY', {TRUST_PROXY: 'yes'}, /TRUST_PROXY/],
+    ['a TRUST_PROXY hop count of 0', {TRUST_PROXY: '0'}, /^Invalid TRUST_PROXY=/],
+    ['a TRUST_PROXY range that is not a CIDR', {TRUST_PROXY: '10.0.0.0/40'}, /^Invalid TRUST_PROXY=/],
+    [
+      'a PORTAL_PUBLIC_ORIGIN that is not an origin',
+      {PORTAL_PUBLIC_ORIGIN: 'https://docs.example.com/docs/'},
+      /^Invalid PORTAL_PUBLIC_ORIGIN=/,
+    ],
+    ['a PORTAL_PUBLIC_ORIGIN that is not a URL', {PORTAL_PUBLIC_ORIGIN: 'docs.example.com'}, /^Invalid PORTAL_PUBLIC_ORIGIN=/],
     ['a bad PORTAL_ANY_USER_IS_MEMBER', {...production, PORTAL_ANY_USER_IS_MEMBER: 'maybe'}, /PORTAL_ANY_USER_IS_MEMBER/],
     [
       'a blank WORKOS_CLIENT_ID (never a quiet switch to the local provider)',
@@ -85,5 +93,21 @@ describe('gate settings', () => {
       '/',
     );
     expect(settings.organizationId).toBeNull();
+  });
+
+  it('reads TRUST_PROXY as proxy hops or addresses, never as "trust every X-Forwarded-For entry"', () => {
+    expect(readGateSettings({}, '/').trustProxy).toBe(false);
+    expect(readGateSettings({TRUST_PROXY: 'true'}, '/').trustProxy).toBe(1);
+    expect(readGateSettings({TRUST_PROXY: '2'}, '/').trustProxy).toBe(2);
+    expect(readGateSettings({TRUST_PROXY: '10.0.0.0/8, ::1'}, '/').trustProxy).toEqual(['10.0.0.0/8', '::1']);
+  });
+
+  it('takes the public origin from PORTAL_PUBLIC_ORIGIN, else SITE_URL, else localhost on the port', () => {
+    expect(readGateSettings({PORT: '4000'}, '/').publicOrigins).toEqual(['http://localhost:4000', 'http://127.0.0.1:4000']);
+    expect(readGateSettings({SITE_URL: 'https://docs.example.com/portal/'}, '/').publicOrigins).toEqual(['https://docs.example.com']);
+    expect(
+      readGateSettings({SITE_URL: 'https://docs.example.com', PORTAL_PUBLIC_ORIGIN: 'https://a.example.com, https://b.example.com/'}, '/')
+        .publicOrigins,
+    ).toEqual(['https://a.example.com', 'https://b.example.com']);
   });
 });
