@@ -3,26 +3,16 @@
  * signed-out reader, a developer and an admin each get, from the HTML and the
  * JS chunks (the server's answer, not only what the page shows).
  */
-import {readFileSync} from 'node:fs';
-import path from 'node:path';
 import type {Page} from 'playwright-core';
-import {restrictedScripts, type AccessManifest} from '../../plugins/access/manifest';
+import {restrictedScripts} from '../../plugins/access/manifest';
+import {builtPage} from '../support/builtManifest';
 import {bodySentence} from '../support/pageText';
 import {browserSuite} from './support/suite';
 
 jest.setTimeout(60_000);
 
-const ROOT = path.resolve(__dirname, '../..');
-const manifest = JSON.parse(readFileSync(path.join(ROOT, 'build', 'access-manifest.json'), 'utf8')) as AccessManifest;
-const pageFor = (source: string) => {
-  const page = manifest.pages.find((candidate) => candidate.source === source);
-  if (!page) {
-    throw new Error(`${source} is not in build/access-manifest.json`);
-  }
-  return page;
-};
-const DEPLOYMENT_GUIDE = pageFor('docs/internal-developers/deployment/deployment-guide.md');
-const ADMIN_SERVICE = pageFor('docs/internal-developers/services/admin-service.md');
+const DEPLOYMENT_GUIDE = builtPage('docs/internal-developers/deployment/deployment-guide.md');
+const ADMIN_SERVICE = builtPage('docs/internal-developers/services/admin-service.md');
 
 const suite = browserSuite();
 const {open, expectProblems} = suite;

@@ -12,28 +12,20 @@ import {readdirSync, readFileSync, statSync} from 'node:fs';
 import path from 'node:path';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {AccessManifest} from '../../plugins/access/manifest';
 import {MCP_PATH, markdownPathFor} from '../../src/auth/access/agentDocs';
 import {LOCAL_CLIENT_ID} from '../../src/auth/config';
 import {startLocalProvider, type LocalProvider} from '../../scripts/local-provider/server';
 import {localAccessToken} from '../../scripts/local-token';
 import {freePort, waitForHttp} from '../../scripts/support/ports';
+import {builtPage} from '../support/builtManifest';
 import {bodySentence} from '../support/pageText';
 
 jest.setTimeout(60_000);
 
 const ROOT = path.resolve(__dirname, '../..');
-const manifest = JSON.parse(readFileSync(path.join(ROOT, 'build', 'access-manifest.json'), 'utf8')) as AccessManifest;
-const pageFor = (source: string) => {
-  const page = manifest.pages.find((candidate) => candidate.source === source);
-  if (!page) {
-    throw new Error(`${source} is not in build/access-manifest.json`);
-  }
-  return page;
-};
-const ADMIN_SERVICE = pageFor('docs/internal-developers/services/admin-service.md');
-const DEPLOYMENT_GUIDE = pageFor('docs/internal-developers/deployment/deployment-guide.md');
-const INTRODUCTION = pageFor('docs/internal-developers/getting-started/introduction.md');
+const ADMIN_SERVICE = builtPage('docs/internal-developers/services/admin-service.md');
+const DEPLOYMENT_GUIDE = builtPage('docs/internal-developers/deployment/deployment-guide.md');
+const INTRODUCTION = builtPage('docs/internal-developers/getting-started/introduction.md');
 
 /** Every page's Markdown in a build folder, by URL path. */
 function markdownFiles(root: string, dir = root): Map<string, string> {
