@@ -141,6 +141,13 @@ const SERVICE_DEFINITIONS: Service[] = [
         required: false,
       },
       {
+        name: 'GATEWAY_UPSTREAM_TIMEOUT_MS',
+        description:
+          'Milliseconds the gateway waits for a target service to start its answer; after that the request fails as an unavailable upstream. No environment overrides the default.',
+        localDefault: '30000',
+        required: false,
+      },
+      {
         name: 'GATEWAY_CORS_ORIGINS',
         description: 'Comma-separated origins allowed to call the API from a browser.',
         localDefault: 'http://localhost:3000',
