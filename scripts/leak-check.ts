@@ -31,7 +31,7 @@ import {ruleImplies} from '../src/auth/access/rules';
 import {SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor, routeForMarkdownPath} from '../src/auth/access/agentDocs';
 import type {AccessManifest} from '../plugins/access/manifest';
-import {filesUnder} from './support/files';
+import {filesUnder} from '../plugins/support/files';
 
 const ROOT = path.resolve(__dirname, '..');
 

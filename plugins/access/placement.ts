@@ -22,7 +22,7 @@ import path from 'node:path';
 import {isRestricted, PUBLIC_RULE, type AccessRule} from '../../src/auth/access/rules';
 import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor} from '../../src/auth/access/agentDocs';
 import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../../src/auth/access/searchIndex';
-import {filesUnder} from '../../scripts/support/files';
+import {filesUnder} from '../support/files';
 import {routePathOfChunkKey} from '../routeChunkNames';
 import {filesReachedFrom, siteWideFiles, type BundleGraph} from './bundleGraph';
 import type {AccessPage} from './manifest';

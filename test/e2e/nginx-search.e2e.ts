@@ -7,7 +7,7 @@
  */
 import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {filesUnder} from '../../scripts/support/files';
+import {filesUnder} from '../../plugins/support/files';
 import {browserSuite, reportCspViolations} from './support/suite';
 
 jest.setTimeout(90_000);
