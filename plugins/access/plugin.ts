@@ -18,7 +18,8 @@ import {isRestricted, RULE_FRONT_MATTER_KEY} from '../../src/auth/access/rules';
 import type {AccessManifest, AccessPage, Audience} from './manifest';
 import {filesUnder} from '../support/files';
 import {bundleGraphRecorder, type BundleGraph} from './bundleGraph';
-import {placeFiles, readRoutesChunkNames, type RouteLike} from './placement';
+import {placeFiles, type RouteLike} from './placement';
+import {readRoutesChunkNames} from '../routeChunks';
 import {searchIndexVariants} from './searchIndexes';
 
 type MarkdownPreprocessor = NonNullable<MarkdownConfig['preprocessor']>;

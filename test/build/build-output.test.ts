@@ -92,8 +92,8 @@ describe('production build', () => {
     }
   });
 
-  // plugins/page-scripts reads Docusaurus's client manifest (an internal
-  // file, UPGRADING.md): if its format changes, pages silently lose their list.
+  // plugins/page-scripts lists each page's chunks from Docusaurus's
+  // routesChunkNames.json (an internal file, UPGRADING.md) and the chunk graph.
   it.each(docIds)("%s lists its own chunks in its script loader, each a file of the build", (id) => {
     const match = new RegExp(`\\s${CHUNKS_ATTRIBUTE}=(?:'([^']*)'|"([^"]*)")`).exec(htmlFor(`/docs/${id}`));
     const chunks = JSON.parse(decodeHTML(match?.[1] ?? match?.[2] ?? '[]')) as string[];
