@@ -25,7 +25,7 @@ import {createReaderFiles} from '../server/mcp/readerFiles';
 import {createReaderSearch} from '../server/mcp/searchIndex';
 import {createKeyStore} from '../server/keys';
 import {writeFileIndex} from './build-index';
-import {filesUnder} from './support/files';
+import {filesUnder} from '../plugins/support/files';
 
 const PAGES = Number(process.argv[2] ?? 1000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);

@@ -11,8 +11,8 @@
  */
 import {appendFileSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import {filesUnder} from './support/files';
-import {parseFrontMatter} from './support/frontMatter';
+import {filesUnder} from '../plugins/support/files';
+import {parseFrontMatter} from '../plugins/support/frontMatter';
 
 const PER_FOLDER = 20;
 

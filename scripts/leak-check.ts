@@ -31,7 +31,8 @@ import {ruleImplies} from '../src/auth/access/rules';
 import {SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
 import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor, routeForMarkdownPath} from '../src/auth/access/agentDocs';
 import type {AccessManifest} from '../plugins/access/manifest';
-import {filesUnder} from './support/files';
+import {filesUnder} from '../plugins/support/files';
+import {parseFrontMatter} from '../plugins/support/frontMatter';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -70,8 +71,7 @@ export interface PhraseOptions {
 
 /** Front matter, fenced code, comments and ESM blocks: never rendered as prose. */
 function stripNonProse(markdown: string): string {
-  let text = markdown.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
-  text = text.replace(/^---[ \t]*\n[\s\S]*?\n(?:---|\.\.\.)[ \t]*(?:\n|$)/, '\n');
+  let text = parseFrontMatter(markdown.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '')).content;
   // Fenced code blocks (``` or ~~~, indented or not); an unclosed fence runs to the end.
   text = text.replace(/^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]*\1[`~]*[ \t]*$|(?![\s\S]))/gm, `\n${BREAK}\n`);
   text = text.replace(/<!--[\s\S]*?-->/g, BREAK).replace(/\{\/\*[\s\S]*?\*\/\}/g, BREAK);

@@ -17,7 +17,7 @@ import {createHash} from 'node:crypto';
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {SECURITY_HEADERS_FILE} from '../server/buildFiles';
-import {filesUnder} from './support/files';
+import {filesUnder} from '../plugins/support/files';
 import {providerOrigin, readAuthSettings} from '../src/auth/config';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -113,8 +113,11 @@ export function bundleGraphRecorder(onGraph: (graph: BundleGraph) => void): Webp
   };
 }
 
-/** Every file reached from the named groups: theirs and their lazy descendants', transitively. */
-export function filesReachedFrom(graph: BundleGraph, chunkNames: Iterable<string>): Set<string> {
+/**
+ * Every file reached from the named groups: theirs and, with `lazy`, their
+ * lazy descendants', transitively. A name the bundle does not know throws.
+ */
+export function filesReachedFrom(graph: BundleGraph, chunkNames: Iterable<string>, {lazy}: {lazy: boolean}): Set<string> {
   const byName = new Map<string, number[]>();
   graph.groups.forEach((group, position) => {
     if (group.name !== null) {
@@ -131,14 +134,18 @@ export function filesReachedFrom(graph: BundleGraph, chunkNames: Iterable<string
     }
     pending.push(...positions);
   }
-  for (let position = pending.pop(); position !== undefined; position = pending.pop()) {
+  // In the order named (a page's layouts before the page), each group's files in name order.
+  for (let next = 0; next < pending.length; next += 1) {
+    const position = pending[next] as number;
     if (seen.has(position)) {
       continue;
     }
     seen.add(position);
     const group = graph.groups[position] as BundleGroup;
     group.files.forEach((file) => files.add(file));
-    pending.push(...group.children);
+    if (lazy) {
+      pending.push(...group.children);
+    }
   }
   return files;
 }

@@ -11,8 +11,8 @@ import {existsSync, readFileSync} from 'node:fs';
 import path from 'node:path';
 import {parseMarkdownContentTitle} from '@docusaurus/utils';
 import yaml from 'js-yaml';
-import {filesUnder} from '../../scripts/support/files';
-import {parseFrontMatter} from '../../scripts/support/frontMatter';
+import {filesUnder} from '../support/files';
+import {parseFrontMatter} from '../support/frontMatter';
 import {parseAccessRule, PUBLIC_RULE, type AccessRule} from '../../src/auth/access/rules';
 
 import type {Audience} from '../../src/auth/access/audience';

@@ -5,9 +5,9 @@
  * - Docusaurus's routes (the `routes` its postBuild hands every plugin) say
  *   which page each route is: a doc (its source, hence its access rule), a
  *   tag page (the docs it lists), or another plugin's page.
- * - `routesChunkNames.json` names each route's chunks, and the bundler's
- *   chunk graph (./bundleGraph.ts) gives every file those chunks bring,
- *   lazily loaded chunks, images and attachments included.
+ * - The route resolver (../routeChunks.ts: `routesChunkNames.json` and the
+ *   bundler's chunk graph, ./bundleGraph.ts) gives every file a route's
+ *   chunks bring, lazily loaded chunks, images and attachments included.
  *
  * The rule: a file is readable by whoever may read at least one page that
  * uses it, so a file any public page uses is public. A file only restricted
@@ -17,14 +17,14 @@
  * sitemap, search indexes, copied static files) are for any member. Any
  * other file fails the build with its name: nothing defaults to "any member".
  */
-import {existsSync, readFileSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import path from 'node:path';
 import {isRestricted, PUBLIC_RULE, type AccessRule} from '../../src/auth/access/rules';
 import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor} from '../../src/auth/access/agentDocs';
 import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../../src/auth/access/searchIndex';
-import {filesUnder} from '../../scripts/support/files';
-import {routePathOfChunkKey} from '../routeChunkNames';
-import {filesReachedFrom, siteWideFiles, type BundleGraph} from './bundleGraph';
+import {filesUnder} from '../support/files';
+import {routeChunks} from '../routeChunks';
+import {siteWideFiles, type BundleGraph} from './bundleGraph';
 import type {AccessPage} from './manifest';
 
 /** The parts of a Docusaurus route config read here (PluginRouteConfig). */
@@ -62,24 +62,12 @@ function isSiteOutput(file: string): boolean {
   );
 }
 
-/** Every leaf route (a page) with the plugin that made it and the paths of its layout routes (theirs are its chunks too). */
-function leaves(routes: RouteLike[], plugin?: string, layouts: string[] = []): {route: RouteLike; plugin: string; layouts: string[]}[] {
+/** Every leaf route (a page) with the plugin that made it. */
+function leaves(routes: RouteLike[], plugin?: string): {route: RouteLike; plugin: string}[] {
   return routes.flatMap((route) => {
     const owner = route.plugin?.name ?? plugin ?? 'unknown';
-    return route.routes && route.routes.length > 0
-      ? leaves(route.routes, owner, [...layouts, route.path])
-      : [{route, plugin: owner, layouts}];
+    return route.routes && route.routes.length > 0 ? leaves(route.routes, owner) : [{route, plugin: owner}];
   });
-}
-
-function chunkNamesIn(value: unknown): string[] {
-  if (typeof value === 'string') {
-    return [value];
-  }
-  if (value && typeof value === 'object') {
-    return Object.values(value).flatMap(chunkNamesIn);
-  }
-  return [];
 }
 
 /** The HTML file Docusaurus wrote for a route, relative to the build. */
@@ -148,23 +136,14 @@ export function placeFiles({
     );
   }
 
-  const chunkNamesByPath = new Map<string, string[]>();
-  for (const [key, names] of Object.entries(routesChunkNames)) {
-    const routePath = routePathOfChunkKey(key);
-    const list = chunkNamesByPath.get(routePath) ?? [];
-    list.push(...chunkNamesIn(names));
-    chunkNamesByPath.set(routePath, list);
-  }
+  const chunks = routeChunks(routesChunkNames, routes, graph);
 
   /** File → the rules of each route that uses it. */
   const users = new Map<string, AccessRule[][]>();
   const filesOfRoute = new Map<string, Set<string>>();
-  for (const {route, plugin, layouts} of leaves(routes)) {
+  for (const {route, plugin} of leaves(routes)) {
     const rules = rulesOf(route, plugin);
-    const files = filesReachedFrom(
-      graph,
-      [...new Set([...layouts, route.path])].flatMap((routePath) => chunkNamesByPath.get(routePath) ?? []),
-    );
+    const files = chunks.filesOf(route.path, {lazy: true});
     const html = htmlOf(outDir, baseUrl, route.path);
     if (html) {
       files.add(html);
@@ -199,7 +178,7 @@ export function placeFiles({
 
   // Every file of the build must be placed: by a route, as an entry file, as
   // a site output or as a copy of static/.
-  const entries = siteWideFiles(graph, new Set([...chunkNamesByPath.values()].flat()));
+  const entries = siteWideFiles(graph, chunks.chunkNames);
   const staticDir = path.join(siteDir, 'static');
   const unplaced = filesUnder(outDir)
     .map(({relative}) => relative)
@@ -218,9 +197,4 @@ export function placeFiles({
     }
   }
   return {files: placed, byRoute: restrictedRoutes};
-}
-
-/** routesChunkNames.json from Docusaurus's generated files. */
-export function readRoutesChunkNames(generatedFilesDir: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(path.join(generatedFilesDir, 'routesChunkNames.json'), 'utf8')) as Record<string, unknown>;
 }

@@ -16,9 +16,10 @@ import type {LoadContext, MarkdownConfig, ParseFrontMatter, Plugin} from '@docus
 import {ACCESS_PLUGIN_NAME, type AccessGlobalData} from '../../src/auth/access/audience';
 import {isRestricted, RULE_FRONT_MATTER_KEY} from '../../src/auth/access/rules';
 import type {AccessManifest, AccessPage, Audience} from './manifest';
-import {filesUnder} from '../../scripts/support/files';
+import {filesUnder} from '../support/files';
 import {bundleGraphRecorder, type BundleGraph} from './bundleGraph';
-import {placeFiles, readRoutesChunkNames, type RouteLike} from './placement';
+import {placeFiles, type RouteLike} from './placement';
+import {readRoutesChunkNames} from '../routeChunks';
 import {searchIndexVariants} from './searchIndexes';
 
 type MarkdownPreprocessor = NonNullable<MarkdownConfig['preprocessor']>;
@@ -83,15 +84,7 @@ export function accessMarkdownHooks(
 }
 
 /** The modules docusaurus.config.ts loads at build time: a change to any of them must drop the bundler's cache. */
-const CONFIG_MODULE_DIRS = [
-  'plugins',
-  'src/ssr',
-  'src/auth/access',
-  'src/auth/config.ts',
-  'src/data/platform.ts',
-  'scripts/support/files.ts',
-  'scripts/support/frontMatter.ts',
-];
+const CONFIG_MODULE_DIRS = ['plugins', 'src/ssr', 'src/auth/access', 'src/auth/config.ts', 'src/data/platform.ts'];
 
 function configModules(siteDir: string): string[] {
   return CONFIG_MODULE_DIRS.flatMap((entry) => {

@@ -12,68 +12,27 @@
  * react-loadable's manifest, but with Rspack the module names it records do
  * not match the manifest's keys, so pages get no chunk at all.)
  *
- * The chunks of a route are the ones Docusaurus's own prefetch uses
- * (`routesChunkNames.json`), for the page's route and the layout routes
- * around it, turned into files through the client manifest.
+ * The chunks of a route are the ones Docusaurus's own prefetch uses, for
+ * the page's route and the layout routes around it, and their files come
+ * from the bundler's chunk graph: the one route resolver the access
+ * placement uses too (../routeChunks.ts).
  */
 import {readFileSync, renameSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
-import type {LoadContext, Plugin, RouteConfig} from '@docusaurus/types';
+import type {LoadContext, Plugin} from '@docusaurus/types';
 import {decodeHTMLAttribute, escapeAttribute} from 'entities';
 import {CHUNKS_ATTRIBUTE} from '../../src/ssr/pageScripts';
-import {routePathOfChunkKey} from '../routeChunkNames';
+import {bundleGraphRecorder, type BundleGraph} from '../access/bundleGraph';
+import {readRoutesChunkNames, routeChunks, type RouteChunks} from '../routeChunks';
 
 export const PAGE_SCRIPTS_PLUGIN_NAME = 'portal-page-scripts';
 
 /** The loader's list of entry scripts, as src/ssr/pageScripts.ts writes it and the HTML minifier may requote it. */
 const SCRIPTS_ATTRIBUTE = /\sdata-scripts=(?:'([^']*)'|"([^"]*)")/;
 
-interface ClientManifest {
-  origins: Record<string, string[]>;
-  assets: Record<string, {js?: {file: string}[]}>;
-}
-
-type ChunkNames = {[key: string]: string | ChunkNames};
-
-function chunkNamesIn(value: string | ChunkNames): string[] {
-  return typeof value === 'string' ? [value] : Object.values(value).flatMap(chunkNamesIn);
-}
-
-/** Paths of routes that wrap others (the docs layouts): they match every page below them. */
-function layoutPaths(routes: RouteConfig[], into = new Set<string>()): Set<string> {
-  for (const route of routes) {
-    if (route.routes?.length) {
-      into.add(route.path);
-      layoutPaths(route.routes, into);
-    }
-  }
-  return into;
-}
-
-/**
- * The JS files of a page's chunks, for each route path, from the build's
- * generated route chunk names and client manifest. Exported for tests.
- */
-export function pageChunkFiles(
-  routesChunkNames: Record<string, ChunkNames>,
-  manifest: ClientManifest,
-  routes: RouteConfig[],
-): (routePath: string) => string[] {
-  const layouts = layoutPaths(routes);
-  const keyed = Object.entries(routesChunkNames).map(([key, names]) => ({path: routePathOfChunkKey(key), names: chunkNamesIn(names)}));
-  return (routePath) => {
-    const matched = keyed.filter(
-      (route) =>
-        route.path === routePath ||
-        (layouts.has(route.path) && routePath.startsWith(route.path.endsWith('/') ? route.path : `${route.path}/`)),
-    );
-    const files = matched
-      .flatMap((route) => route.names)
-      .flatMap((name) => manifest.origins[name] ?? [])
-      .flatMap((id) => manifest.assets[id]?.js ?? [])
-      .map((asset) => asset.file);
-    return [...new Set(files)];
-  };
+/** The scripts a page starts with beside the entry: its chunks' own (not what they load later), its layouts' first. */
+export function pageScriptFiles(chunks: RouteChunks, routePath: string): string[] {
+  return [...chunks.filesOf(routePath, {lazy: false})].filter((file) => file.endsWith('.js'));
 }
 
 function parseScriptList(match: RegExpExecArray): string[] {
@@ -155,21 +114,29 @@ export const ENTRY_SCRIPT_PARTS = {
 };
 
 export function pageScriptsPlugin(context: LoadContext): Plugin {
+  let graph: BundleGraph | null = null;
   return {
     name: PAGE_SCRIPTS_PLUGIN_NAME,
-    configureWebpack: (_config, isServer) =>
+    configureWebpack: (config, isServer) =>
       isServer
         ? {}
         : {
             optimization: {splitChunks: {cacheGroups: ENTRY_SCRIPT_PARTS}},
+            // The chunk graph is read after a production build only (postBuild).
+            plugins:
+              config.mode === 'production'
+                ? [
+                    bundleGraphRecorder((recorded) => {
+                      graph = recorded;
+                    }),
+                  ]
+                : [],
           },
     async postBuild({outDir, routes, routesPaths}) {
-      const read = (file: string) => JSON.parse(readFileSync(path.join(context.generatedFilesDir, file), 'utf8')) as unknown;
-      const chunkFiles = pageChunkFiles(
-        read('routesChunkNames.json') as Record<string, ChunkNames>,
-        read('client-manifest.json') as ClientManifest,
-        routes,
-      );
+      if (!graph) {
+        throw new Error('page-scripts: the bundler finished without handing over its chunk graph; pages cannot list their chunks');
+      }
+      const chunks = routeChunks(readRoutesChunkNames(context.generatedFilesDir), routes, graph);
       const {baseUrl} = context.siteConfig;
       for (const routePath of routesPaths) {
         const file = htmlFileFor(outDir, baseUrl, routePath);
@@ -181,7 +148,7 @@ export function pageScriptsPlugin(context: LoadContext): Plugin {
         }
         const updated = withPageChunks(
           html,
-          chunkFiles(routePath).map((chunk) => `${baseUrl}${chunk}`),
+          pageScriptFiles(chunks, routePath).map((chunk) => `${baseUrl}${chunk}`),
         );
         if (updated !== html) {
           // Other plugins read the pages meanwhile: replace, never truncate.

@@ -28,7 +28,7 @@ import {isRestricted} from '../../src/auth/access/rules';
 import {SEARCH_BUNDLE_DIR} from '../../src/auth/access/searchIndex';
 import type {AccessPage, Audience} from '../access/manifest';
 import type {SearchIndexVariant} from '../access/searchIndexes';
-import {filesUnder} from '../../scripts/support/files';
+import {filesUnder} from '../support/files';
 
 /** What Pagefind indexes of a page: the doc's own text (title, headings, prose, code, tables), not the navigation. */
 export const SEARCH_ROOT_SELECTOR = '.theme-doc-markdown';

@@ -1,14 +1,14 @@
 /**
  * The pages the rules read, and how they are read: the Markdown files under
  * docs/ (on disk, or at a git revision for the repetition baseline), their
- * front matter as Docusaurus reads it (scripts/support/frontMatter.ts, the
+ * front matter as Docusaurus reads it (plugins/support/frontMatter.ts, the
  * repository's one front-matter parser), and their lines marked as prose or
  * code so that each rule looks only where its fact is written.
  */
 import {execFileSync} from 'node:child_process';
 import {readFileSync} from 'node:fs';
-import {filesUnder} from '../support/files';
-import {parseFrontMatter} from '../support/frontMatter';
+import {filesUnder} from '../../plugins/support/files';
+import {parseFrontMatter} from '../../plugins/support/frontMatter';
 
 export interface Problem {
   /** Path relative to docs/, with forward slashes (`../src/data/platform.ts` for the data files). */

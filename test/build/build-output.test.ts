@@ -7,8 +7,8 @@ import path from 'node:path';
 import {gunzipSync} from 'node:zlib';
 import {decodeHTML} from 'entities';
 import config from '../../docusaurus.config';
-import {filesUnder} from '../../scripts/support/files';
-import {frontMatterTitle as readTitle} from '../../scripts/support/frontMatter';
+import {filesUnder} from '../../plugins/support/files';
+import {frontMatterTitle as readTitle} from '../../plugins/support/frontMatter';
 import sidebars from '../../sidebars';
 import type {AccessManifest} from '../../plugins/access/manifest';
 import {entryScriptsOf} from '../../plugins/page-scripts';
@@ -92,8 +92,8 @@ describe('production build', () => {
     }
   });
 
-  // plugins/page-scripts reads Docusaurus's client manifest (an internal
-  // file, UPGRADING.md): if its format changes, pages silently lose their list.
+  // plugins/page-scripts lists each page's chunks from Docusaurus's
+  // routesChunkNames.json (an internal file, UPGRADING.md) and the chunk graph.
   it.each(docIds)("%s lists its own chunks in its script loader, each a file of the build", (id) => {
     const match = new RegExp(`\\s${CHUNKS_ATTRIBUTE}=(?:'([^']*)'|"([^"]*)")`).exec(htmlFor(`/docs/${id}`));
     const chunks = JSON.parse(decodeHTML(match?.[1] ?? match?.[2] ?? '[]')) as string[];

@@ -22,7 +22,7 @@ import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
 import type {AccessManifest} from '../../plugins/access/manifest';
 import {runLeakCheck} from '../../scripts/leak-check';
 import {startNginx, type NginxServer} from '../../scripts/serve-nginx';
-import {filesUnder} from '../../scripts/support/files';
+import {filesUnder} from '../../plugins/support/files';
 import {freePort} from '../../scripts/support/ports';
 import {createGate} from '../../server/gate';
 import {createKeyStore} from '../../server/keys';

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type {FastifyInstance} from 'fastify';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
 import {restrictedScripts, type AccessManifest} from '../../plugins/access/manifest';
+import {markdownBody} from '../../plugins/support/frontMatter';
 import {markdownPathFor} from '../../src/auth/access/agentDocs';
 import {startNginx, type NginxServer} from '../../scripts/serve-nginx';
 import {createGate, SESSION_COOKIE} from '../../server/gate';
@@ -49,7 +50,7 @@ function markdownSpellingsOf(markdownPath: string): Spelling[] {
 
 /** Words of the page's first long sentence: in its members' HTML and chunk, never in anything else a non-admin gets. */
 function adminSentence(): string {
-  const text = readFileSync(path.join(ROOT, (ADMIN as {source: string}).source), 'utf8').replace(/^---[\s\S]*?---/, '');
+  const text = markdownBody(path.join(ROOT, (ADMIN as {source: string}).source));
   const line = text.split('\n').find((candidate) => /^[A-Z][A-Za-z ,]{50,}/.test(candidate) && !/[`[<*]/.test(candidate));
   const sentence = line && /^[A-Za-z ,]{50,}/.exec(line)?.[0].trim();
   if (!sentence) {

@@ -5,9 +5,9 @@
  * WebAssembly), and the /search page lists them; a word only a restricted
  * page uses finds nothing there.
  */
-import {readFileSync} from 'node:fs';
 import path from 'node:path';
-import {filesUnder} from '../../scripts/support/files';
+import {filesUnder} from '../../plugins/support/files';
+import {markdownBody} from '../../plugins/support/frontMatter';
 import {browserSuite, reportCspViolations} from './support/suite';
 
 jest.setTimeout(90_000);
@@ -17,10 +17,7 @@ const ROOT = path.resolve(__dirname, '../..');
 /** A long word the Admin Service page's body uses and no other page does. */
 function adminOnlyWord(): string {
   const docs = path.join(ROOT, 'docs');
-  const text = (file: string) =>
-    readFileSync(file, 'utf8')
-      .replace(/^---[\s\S]*?---/, '')
-      .toLowerCase();
+  const text = (file: string) => markdownBody(file).toLowerCase();
   const admin = path.join(docs, 'internal-developers', 'services', 'admin-service.md');
   const others = filesUnder(docs)
     .filter((file) => /\.mdx?$/.test(file.relative) && file.full !== admin)

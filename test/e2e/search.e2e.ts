@@ -6,11 +6,11 @@
  * find it); and the first two never download an index holding the Admin
  * Service text.
  */
-import {readFileSync} from 'node:fs';
 import {gunzipSync} from 'node:zlib';
 import path from 'node:path';
 import type {Page} from 'playwright-core';
 import sidebars from '../../sidebars';
+import {markdownBody} from '../../plugins/support/frontMatter';
 import {browserSuite} from './support/suite';
 
 jest.setTimeout(90_000);
@@ -22,10 +22,7 @@ const PUBLIC_ID = 'internal-developers/services/api-gateway';
 
 /** A long word that only this page's body uses (in no other page, the handbook home or its own title). */
 function wordOnlyIn(id: string): string {
-  const text = (docId: string) =>
-    readFileSync(path.join(ROOT, 'docs', `${docId}.md`), 'utf8')
-      .replace(/^---[\s\S]*?---/, '')
-      .toLowerCase();
+  const text = (docId: string) => markdownBody(path.join(ROOT, 'docs', `${docId}.md`)).toLowerCase();
   const others = [...DOC_IDS.filter((other) => other !== id).map(text), text('internal-developers/README')].join('\n');
   const words = new Set(text(id).match(/\b[a-z]{9,}\b/g) ?? []);
   const word = [...words].sort().find((candidate) => !others.includes(candidate));

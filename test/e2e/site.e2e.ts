@@ -6,7 +6,7 @@ import path from 'node:path';
 import type {Page} from 'playwright-core';
 import config from '../../docusaurus.config';
 import sidebars from '../../sidebars';
-import {frontMatterTitle as readTitle} from '../../scripts/support/frontMatter';
+import {frontMatterTitle as readTitle} from '../../plugins/support/frontMatter';
 import {browserSuite, hydrated} from './support/suite';
 
 jest.setTimeout(60_000);

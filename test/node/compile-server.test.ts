@@ -8,7 +8,7 @@ import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:
 import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {compileServer} from '../../scripts/support/compileServer';
-import {filesUnder} from '../../scripts/support/files';
+import {filesUnder} from '../../plugins/support/files';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

@@ -7,7 +7,7 @@ import {spawnSync} from 'node:child_process';
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {filesUnder} from '../../scripts/support/files';
+import {filesUnder} from '../../plugins/support/files';
 import {DockerfileParser, type Instruction} from 'dockerfile-ast';
 
 const ROOT = path.resolve(__dirname, '../..');

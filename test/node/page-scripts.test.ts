@@ -1,10 +1,14 @@
 /**
  * Each page's own chunks for the script loader (plugins/page-scripts): the
- * chunks of its route and of the layout routes around it, as the client
- * manifest names their files, written beside the entry scripts.
+ * chunks of its route and of the layout routes around it, their files from
+ * the bundler's chunk graph through the one route resolver
+ * (plugins/routeChunks.ts) the access placement uses too, written beside the
+ * entry scripts.
  */
 import type {RouteConfig} from '@docusaurus/types';
-import {pageChunkFiles, withPageChunks, withoutScriptLoader} from '../../plugins/page-scripts';
+import type {BundleGraph} from '../../plugins/access/bundleGraph';
+import {pageScriptFiles, withPageChunks, withoutScriptLoader} from '../../plugins/page-scripts';
+import {routeChunks} from '../../plugins/routeChunks';
 
 const routes = [
   {
@@ -34,33 +38,35 @@ const routesChunkNames = {
   '/docs-extra-777': {__comp: 'page'},
 };
 
-const manifest = {
-  origins: {
-    root: ['1'],
-    version: ['2'],
-    versionProps: ['3'],
-    docItem: ['shared', '4'],
-    intro: ['5'],
-    other: ['6'],
-    home: ['7'],
-    pagesPlugin: ['8'],
-    page: ['9'],
-  },
-  assets: Object.fromEntries(
-    ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'shared'].map((id) => [id, {js: [{file: `assets/js/${id}.js`}]}]),
-  ),
+/** Each named group's files; `intro` loads `diagram` lazily, and brings an image and a stylesheet. */
+const group = (name: string, files: string[], children: number[] = []) => ({name, initial: false, files, children});
+const graph: BundleGraph = {
+  groups: [
+    group('root', ['assets/js/1.js']),
+    group('version', ['assets/js/2.js']),
+    group('versionProps', ['assets/js/3.js']),
+    group('docItem', ['assets/js/4.js', 'assets/js/shared.js']),
+    group('intro', ['assets/css/5.css', 'assets/images/flow.png', 'assets/js/5.js'], [10]),
+    group('other', ['assets/js/6.js']),
+    group('home', ['assets/js/7.js']),
+    group('pagesPlugin', ['assets/js/8.js']),
+    group('page', ['assets/js/9.js']),
+    {name: 'main', initial: true, files: ['assets/js/main.js'], children: [0, 1, 2, 3, 4, 5, 6, 7, 8]},
+    group('diagram', ['assets/js/diagram.js']),
+  ],
 };
 
-const files = pageChunkFiles(routesChunkNames, manifest, routes);
+const chunks = routeChunks(routesChunkNames, routes, graph);
+const files = (routePath: string) => pageScriptFiles(chunks, routePath);
 
 describe('page chunks', () => {
-  it('are the page route chunks plus its layouts, each file once', () => {
+  it('are the scripts of the page route chunks plus its layouts, layouts first, each file once', () => {
     expect(files('/docs/intro')).toEqual([
       'assets/js/1.js',
       'assets/js/2.js',
       'assets/js/3.js',
-      'assets/js/shared.js',
       'assets/js/4.js',
+      'assets/js/shared.js',
       'assets/js/5.js',
     ]);
   });
@@ -75,6 +81,18 @@ describe('page chunks', () => {
 
   it('are none for a route the build does not know', () => {
     expect(files('/nowhere')).toEqual([]);
+  });
+
+  it('leave out what the page loads later; the access placement, which asks for it, gets it too', () => {
+    expect(files('/docs/intro')).not.toContain('assets/js/diagram.js');
+    expect([...chunks.filesOf('/docs/intro', {lazy: true})]).toEqual(
+      expect.arrayContaining(['assets/js/diagram.js', 'assets/images/flow.png', 'assets/css/5.css', 'assets/js/1.js']),
+    );
+  });
+
+  it('stop at a chunk name the bundle does not know, rather than leave the page without it', () => {
+    const renamed = routeChunks({...routesChunkNames, '/docs-extra-777': {__comp: 'renamed'}}, routes, graph);
+    expect(() => pageScriptFiles(renamed, '/docs-extra')).toThrow(/renamed is not a chunk group/);
   });
 });
 

@@ -1,4 +1,11 @@
-/** Every file below a folder, through Node's recursive readdir (symbolic links to folders are not followed). */
+/**
+ * Every file below a folder, through Node's recursive readdir (symbolic links
+ * to folders are not followed).
+ *
+ * Lives in plugins/support/ because the build's plugins need it and plugins
+ * may not import tooling (scripts/): scripts and tests import it from here,
+ * the allowed direction (test/node/import-directions.test.ts).
+ */
 import {readdirSync, statSync} from 'node:fs';
 import path from 'node:path';
 
