@@ -88,13 +88,14 @@ export function agentDocsPlugin({pages, audience, variants}: {pages: AccessPage[
         const cpuBefore = process.cpuUsage();
         const listed = new Map<string, ListedPage>();
         const ruleOf = new Map(pages.map((page) => [page.route, page.rule]));
+        const docRoutes = new Set(docs.map((doc) => doc.route));
         for (const doc of docs) {
           const html = readFileSync(path.join(outDir, htmlOf(outDir, baseUrl, doc.route)), 'utf8');
           // A withheld page's source is never read: its Markdown is its placeholder's.
           const rule = ruleOf.get(doc.route);
           const shownInFull = audience === 'members' || (rule !== undefined && !isRestricted(rule));
           const diagrams = shownInFull ? mermaidDiagrams(readFileSync(doc.source, 'utf8')) : [];
-          const markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html, diagrams});
+          const markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html, diagrams, docRoutes});
           writeFile(path.join(outDir, markdownFileFor(doc.route, baseUrl)), markdown);
           listed.set(doc.route, {route: doc.route, title: doc.title, description: doc.description, markdown});
         }
