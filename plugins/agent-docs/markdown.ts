@@ -29,6 +29,7 @@
 import TurndownService from 'turndown';
 import {tables} from '@joplin/turndown-plugin-gfm';
 import {markdownPathFor, NOT_IN_MARKDOWN_ATTRIBUTE} from '../../src/auth/access/agentDocs';
+import {signedInWithheldMessage, type AccessRule} from '../../src/auth/access/rules';
 
 /** Where the page's own text is: what the search index reads too (plugins/search). */
 const ARTICLE_START = '<article';
@@ -351,4 +352,15 @@ export function pageMarkdown({
 }): string {
   const parts = [`# ${title}`, description ? `> ${description}` : '', articleMarkdown(html, diagrams, docRoutes)].filter(Boolean);
   return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * A role page's Markdown for a signed-in member who lacks its role: the
+ * title, then what the page's HTML tells that member (signedInWithheldMessage,
+ * for a member without any of its roles or permissions), never its text.
+ * Null for a rule every signed-in member meets.
+ */
+export function withheldPageMarkdown({title, rule}: {title: string; rule: AccessRule}): string | null {
+  const message = signedInWithheldMessage(rule, {roles: [], permissions: []});
+  return message ? `# ${title}\n\n**${message.title}**\n\n${message.body}\n` : null;
 }
