@@ -13,7 +13,10 @@ const ADMIN: Principal = {roles: ['admin'], permissions: []};
 /** Public pages for everyone; the admin also gets `/docs/secret.md`. */
 function readerFiles(pages: Record<string, string>, secret: string) {
   const reads: string[] = [];
-  const setOf = (principal: Principal | null) => ({...pages, ...(principal?.roles.includes('admin') ? {'/docs/secret.md': secret} : {})});
+  const setOf = (principal: Principal | null): Record<string, string> => ({
+    ...pages,
+    ...(principal?.roles.includes('admin') ? {'/docs/secret.md': secret} : {}),
+  });
   const files: ReaderFiles = {
     async locate(urlPath, principal): Promise<ReaderFileKey> {
       return urlPath in setOf(principal) ? {kind: 'file', key: urlPath} : {kind: 'not-found'};
