@@ -46,6 +46,11 @@ export function withheldMarkdownFileFor(markdownFile: string): string {
   return `${WITHHELD_MARKDOWN_DIR}/${markdownFile}`;
 }
 
+/** The page's Markdown file a withheld answer stands for (withheldMarkdownFileFor's inverse), or null for any other file. */
+export function markdownFileOfWithheld(name: string): string | null {
+  return name.startsWith(`${WITHHELD_MARKDOWN_DIR}/`) ? name.slice(WITHHELD_MARKDOWN_DIR.length + 1) : null;
+}
+
 /** Marks page chrome that is not the page's content (the "Copy page" controls): left out of its Markdown. */
 export const NOT_IN_MARKDOWN_ATTRIBUTE = 'data-portal-not-markdown';
 
