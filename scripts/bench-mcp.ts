@@ -6,7 +6,10 @@
  * of the pages signed-in). Reports the first call (which
  * builds the member's index), then p50/p95 of BENCH_QUERIES searches of one
  * or two words as a member, and the gate's RSS after the members' index is
- * built. Not part of `npm test`: speed targets live in bench/README.md.
+ * built; then, on the index alone, the same searches, and the live heap the
+ * members' reader set and then the public one add (with
+ * `NODE_OPTIONS=--expose-gc`). Not part of `npm test`: speed targets live in
+ * bench/README.md.
  */
 import {randomBytes} from 'node:crypto';
 import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
@@ -102,6 +105,16 @@ async function generateBuild(dir: string): Promise<void> {
   await writeFileIndex(dir);
 }
 
+/** Whether heapUsed() collects garbage first (node --expose-gc): without it the heap figures mean little. */
+const heapMeasured = typeof global.gc === 'function';
+
+/** The live heap: collected first, twice (a second pass frees what the first's finalisers released). */
+function heapUsed(): number {
+  global.gc?.();
+  global.gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
@@ -153,9 +166,14 @@ async function main(): Promise<void> {
     // The index alone, in this process: what the endpoint adds on top is HTTP, JSON-RPC and a server per request.
     const read = (name: string) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as unknown;
     const site = await loadSite(dir, read('access-manifest.json') as AccessManifest, read(FILE_INDEX_FILE) as FileIndex);
+    const heapBefore = heapUsed();
     const search = createReaderSearch(createReaderFiles(site, createFileBodies({cacheBytes: 0})));
     const member = {roles: ['member'], permissions: []};
     await search.search('members', member, 'gateway', 5);
+    const heapMembers = heapUsed();
+    // A second reader set (signed out: the public half of the pages).
+    await search.search('public', null, 'gateway', 5);
+    const heapBoth = heapUsed();
     const indexTimings: number[] = [];
     for (let index = 0; index < QUERIES; index += 1) {
       const query = index % 2 === 0 ? word() : `${word()} ${word()}`;
@@ -165,13 +183,16 @@ async function main(): Promise<void> {
     }
     indexTimings.sort((a, b) => a - b);
     const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+    const heap = (bytes: number) => (heapMeasured ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : 'n/a (run with --expose-gc)');
     console.log(
-      `| Pages | First call (builds the member's index) | search_docs p50 / p95 (SDK client, HTTP) | the index alone p50 / p95 | RSS before → after the index |`,
+      `| Pages | First call (builds the member's index) | search_docs p50 / p95 (SDK client, HTTP) | the index alone p50 / p95 | RSS before → after the index | Heap: the members' set | Heap: + the public set |`,
     );
-    console.log(`| --- | --- | --- | --- | --- |`);
+    console.log(`| --- | --- | --- | --- | --- | --- | --- |`);
     console.log(
-      `| ${PAGES.toLocaleString('en')} | ${firstMs.toFixed(0)} ms | ${percentile(timings, 50).toFixed(1)} / ${percentile(timings, 95).toFixed(1)} ms | ${percentile(indexTimings, 50).toFixed(1)} / ${percentile(indexTimings, 95).toFixed(1)} ms | ${mib(rssBefore)} → ${mib(rssAfter)} |`,
+      `| ${PAGES.toLocaleString('en')} | ${firstMs.toFixed(0)} ms | ${percentile(timings, 50).toFixed(1)} / ${percentile(timings, 95).toFixed(1)} ms | ${percentile(indexTimings, 50).toFixed(1)} / ${percentile(indexTimings, 95).toFixed(1)} ms | ${mib(rssBefore)} → ${mib(rssAfter)} | ${heap(heapMembers - heapBefore)} | ${heap(heapBoth - heapMembers)} |`,
     );
+    // Keeps the index alive until the heap is measured.
+    void search.cachedKeys();
   } finally {
     rmSync(dir, {recursive: true, force: true});
   }

@@ -10,7 +10,7 @@ import {canRead, isRestricted, type AccessRule, type Principal} from '../src/aut
 import type {Audience} from '../src/auth/access/audience';
 import type {AccessManifest} from '../src/auth/access/manifest';
 import {SEARCH_BUNDLE_DIR, SEARCH_VARIANTS_DIR} from '../src/auth/access/searchIndex';
-import {MARKDOWN_EXTENSION, PER_READER_ROOT_FILES} from '../src/auth/access/agentDocs';
+import {MARKDOWN_EXTENSION, PER_READER_ROOT_FILES, WITHHELD_MARKDOWN_DIR, withheldMarkdownFileFor} from '../src/auth/access/agentDocs';
 import {FILE_INDEX_FILE, FILE_INDEX_VERSION, loadBuildFiles, type BuildFile, type BuildFiles, type FileIndex} from './buildFiles';
 import {canonicalisePath} from './requestPath';
 
@@ -102,6 +102,10 @@ export function readerVariantDir(site: Site, principal: Principal): string {
 
 type FileDecision = Extract<Decision, {kind: 'file'}>;
 
+function isUnder(relative: string, dir: string): boolean {
+  return relative === dir || relative.startsWith(`${dir}/`);
+}
+
 function serve(audience: Audience, file: BuildFile, personal: boolean): FileDecision {
   return {kind: 'file', audience, file, status: file.name === '404.html' ? 404 : 200, personal};
 }
@@ -129,11 +133,15 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
     return notFound(site, 'public', false);
   }
   const relative = path.slice(site.baseUrl.length).replace(/\/$/, '');
-  if (relative === SEARCH_VARIANTS_DIR || relative.startsWith(`${SEARCH_VARIANTS_DIR}/`)) {
-    // Variants are chosen by the session (below), never fetched by name.
+  if (isUnder(relative, SEARCH_VARIANTS_DIR) || isUnder(relative, WITHHELD_MARKDOWN_DIR)) {
+    // Variants and withheld answers are chosen by the session (below), never fetched by name.
     return notFound(site, 'public', false);
   }
   if (relative.startsWith(`${SEARCH_BUNDLE_DIR}/`) || PER_READER_ROOT_FILES.includes(relative)) {
+    if (trailingSlash) {
+      // A file, not a folder: `/llms.txt/` is not found, as nginx answers it (deploy/nginx.conf).
+      return notFound(site, 'public', false);
+    }
     // Every file of the search bundle, and the llms files, come from the
     // reader's own set, even where two readers' files hold the same bytes.
     const principal = await readPrincipal();
@@ -157,7 +165,15 @@ export async function decide(site: Site, rawTarget: string, readPrincipal: () =>
     if (!membersFile.isHtml && !membersFile.name.endsWith(MARKDOWN_EXTENSION)) {
       return {kind: 'forbidden'};
     }
-    // The public build's page (or its Markdown) of the same name: title and "You need …".
+    // A signed-in member who lacks a role: the Markdown says so, as the page's HTML does.
+    const forMember =
+      principal && membersFile.name.endsWith(MARKDOWN_EXTENSION)
+        ? site.builds.members.get(withheldMarkdownFileFor(membersFile.name))
+        : undefined;
+    if (forMember) {
+      return serve('members', forMember, true);
+    }
+    // The public build's page (or its Markdown) of the same name: title and "Sign in / You need …".
     const withheld = site.builds.public.get(membersFile.name);
     return withheld ? serve('public', withheld, true) : notFound(site, 'public', true);
   }

@@ -26,13 +26,13 @@ import path from 'node:path';
 import type {LoadContext, Plugin} from '@docusaurus/types';
 import type {LoadedContent} from '@docusaurus/plugin-content-docs';
 import {isRestricted} from '../../src/auth/access/rules';
-import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor} from '../../src/auth/access/agentDocs';
+import {LLMS_FULL_FILE, LLMS_INDEX_FILE, markdownFileFor, withheldMarkdownFileFor} from '../../src/auth/access/agentDocs';
 import type {AccessPage, Audience} from '../access/manifest';
 import {ROLE_RESTRICTED_DESCRIPTION} from '../access/plugin';
 import type {SearchIndexVariant} from '../access/searchIndexes';
 import {htmlOf, searchBundles} from '../search';
 import {llmsFiles, sidebarSections, type ListedPage, type Section} from './llms';
-import {mermaidDiagrams, pageMarkdown} from './markdown';
+import {mermaidDiagrams, pageMarkdown, withheldPageMarkdown} from './markdown';
 
 export const AGENT_DOCS_PLUGIN_NAME = 'portal-agent-docs';
 
@@ -88,14 +88,20 @@ export function agentDocsPlugin({pages, audience, variants}: {pages: AccessPage[
         const cpuBefore = process.cpuUsage();
         const listed = new Map<string, ListedPage>();
         const ruleOf = new Map(pages.map((page) => [page.route, page.rule]));
+        const docRoutes = new Set(docs.map((doc) => doc.route));
         for (const doc of docs) {
           const html = readFileSync(path.join(outDir, htmlOf(outDir, baseUrl, doc.route)), 'utf8');
           // A withheld page's source is never read: its Markdown is its placeholder's.
           const rule = ruleOf.get(doc.route);
           const shownInFull = audience === 'members' || (rule !== undefined && !isRestricted(rule));
           const diagrams = shownInFull ? mermaidDiagrams(readFileSync(doc.source, 'utf8')) : [];
-          const markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html, diagrams});
+          const markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html, diagrams, docRoutes});
           writeFile(path.join(outDir, markdownFileFor(doc.route, baseUrl)), markdown);
+          // What a member without a role page's role gets for its Markdown (server/decide.ts).
+          const withheld = audience === 'members' && rule?.kind === 'roles' ? withheldPageMarkdown({title: doc.title, rule}) : null;
+          if (withheld !== null) {
+            writeFile(path.join(outDir, withheldMarkdownFileFor(markdownFileFor(doc.route, baseUrl))), withheld);
+          }
           listed.set(doc.route, {route: doc.route, title: doc.title, description: doc.description, markdown});
         }
         const readerSets = searchBundles(pages, audience, variants);

@@ -14,6 +14,10 @@
  *   its tab's label in bold;
  * - admonitions (`.theme-admonition`) → a blockquote starting with the label;
  * - `<details>` → the summary in bold, then the body;
+ * - definition lists (`<dl>`, such as a service's facts) → one list item per
+ *   term, `- **term**: definition`;
+ * - links to the site's other doc pages → their Markdown (`/docs/x.md#a`),
+ *   so an agent that follows links stays in Markdown; other links as they are;
  * - Mermaid diagrams (drawn in the browser, so absent from the HTML) → their
  *   source as a `mermaid` fence (withDiagrams);
  * - heading hash links, buttons (copy, wrap, sign-in), icons, breadcrumbs,
@@ -24,7 +28,8 @@
  */
 import TurndownService from 'turndown';
 import {tables} from '@joplin/turndown-plugin-gfm';
-import {NOT_IN_MARKDOWN_ATTRIBUTE} from '../../src/auth/access/agentDocs';
+import {markdownPathFor, NOT_IN_MARKDOWN_ATTRIBUTE} from '../../src/auth/access/agentDocs';
+import {signedInWithheldMessage, type AccessRule} from '../../src/auth/access/rules';
 
 /** Where the page's own text is: what the search index reads too (plugins/search). */
 const ARTICLE_START = '<article';
@@ -110,7 +115,45 @@ function isDropped(node: TurndownService.Node): boolean {
   );
 }
 
-function createService(): TurndownService {
+/** The doc routes of the page being converted (articleMarkdown sets them for one synchronous conversion). */
+interface Conversion {
+  docRoutes: ReadonlySet<string>;
+}
+
+/**
+ * The Markdown URL of a link to one of the site's doc pages (its anchor
+ * kept), or null for any other link: another site, an asset, a page that
+ * is not a doc, an anchor in the same page.
+ */
+export function markdownLinkTarget(href: string, docRoutes: ReadonlySet<string>): string | null {
+  if (!href.startsWith('/') || href.startsWith('//')) {
+    return null;
+  }
+  const hashAt = href.indexOf('#');
+  const beforeHash = hashAt < 0 ? href : href.slice(0, hashAt);
+  const anchor = hashAt < 0 ? '' : href.slice(hashAt);
+  // Docusaurus links pages by their route; a query says nothing to a Markdown file.
+  const route = beforeHash.split('?')[0] ?? '';
+  if (docRoutes.has(route)) {
+    return `${markdownPathFor(route)}${anchor}`;
+  }
+  // The same page spelled with or without its trailing slash.
+  const otherSpelling = route.endsWith('/') ? route.slice(0, -1) : `${route}/`;
+  return docRoutes.has(otherSpelling) ? `${markdownPathFor(otherSpelling)}${anchor}` : null;
+}
+
+/** Turndown's own link form, `[text](href "title")`. */
+function inlineLink(content: string, href: string, title: string | null): string {
+  const escapedTitle = title ? ` "${title.replace(/\n+/g, ' ').replace(/"/g, '\\"')}"` : '';
+  return `[${content}](${href.replace(/([()])/g, '\\$1')}${escapedTitle})`;
+}
+
+function elementSibling(node: TurndownService.Node, direction: 'previous' | 'next'): string | undefined {
+  const element = node as HTMLElement;
+  return (direction === 'previous' ? element.previousElementSibling : element.nextElementSibling)?.nodeName;
+}
+
+function createService(conversion: Conversion): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
@@ -159,6 +202,35 @@ function createService(): TurndownService {
     filter: 'details',
     replacement: (content) => `\n\n${content.trim()}\n\n`,
   });
+  // A definition list as a list: `- **term**: definition` (terms that share a
+  // definition joined by " / ", further definitions of a term on their own lines).
+  service.addRule('definitionList', {
+    filter: 'dl',
+    replacement: (content) => `\n\n${content.trim()}\n\n`,
+  });
+  service.addRule('definitionTerm', {
+    filter: 'dt',
+    replacement: (content, node) =>
+      `${elementSibling(node, 'previous') === 'DT' ? ' / ' : '\n- '}**${content.trim()}**${elementSibling(node, 'next') === 'DD' ? ':' : ''}`,
+  });
+  service.addRule('definitionDescription', {
+    filter: 'dd',
+    replacement: (content, node) => {
+      const text = content.trim().replace(/\n+/g, (breaks) => `${breaks}  `);
+      return elementSibling(node, 'previous') === 'DD' ? `\n  ${text}` : ` ${text}`;
+    },
+  });
+  service.addRule('docPageLink', {
+    filter: (node) => {
+      const href = (node as HTMLElement).getAttribute?.('href');
+      return node.nodeName === 'A' && typeof href === 'string' && markdownLinkTarget(href, conversion.docRoutes) !== null;
+    },
+    replacement: (content, node) => {
+      const element = node as HTMLElement;
+      const target = markdownLinkTarget(element.getAttribute('href') ?? '', conversion.docRoutes) as string;
+      return inlineLink(content, target, element.getAttribute('title'));
+    },
+  });
   // The page's title: the file starts with its own `# title` (pageMarkdown).
   service.addRule('articleHeader', {
     filter: (node) => node.nodeName === 'HEADER' && node.parentNode !== null && hasClass(node.parentNode as HTMLElement, MARKDOWN_CLASS),
@@ -169,6 +241,7 @@ function createService(): TurndownService {
   return service;
 }
 
+const conversion: Conversion = {docRoutes: new Set()};
 let shared: TurndownService | null = null;
 
 /**
@@ -200,18 +273,23 @@ function withoutHighlighting(articleHtml: string): string {
  * element of its `<article>`. Only the article is parsed (the page's
  * navigation, sidebar and scripts are most of its bytes).
  */
-export function articleMarkdown(pageHtml: string, diagrams: string[] = []): string {
+export function articleMarkdown(pageHtml: string, diagrams: string[] = [], docRoutes: ReadonlySet<string> = new Set()): string {
   const start = pageHtml.indexOf(ARTICLE_START);
   const end = pageHtml.indexOf(ARTICLE_END, start);
   if (start < 0 || end < 0) {
     throw new Error('agent-docs: the page has no <article>');
   }
-  shared ??= createService();
+  shared ??= createService(conversion);
   const {html, placed} = withDiagrams(withoutHighlighting(pageHtml.slice(start, end + ARTICLE_END.length)), diagrams);
-  const markdown = shared
-    .turndown(html)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  // Turndown converts synchronously: the routes hold for exactly this page.
+  conversion.docRoutes = docRoutes;
+  let converted: string;
+  try {
+    converted = shared.turndown(html);
+  } finally {
+    conversion.docRoutes = new Set();
+  }
+  const markdown = converted.replace(/\n{3,}/g, '\n\n').trim();
   return placed ? markdown : [markdown, '## Diagrams', ...diagrams.map((diagram) => fenced('mermaid', diagram))].join('\n\n');
 }
 
@@ -262,13 +340,27 @@ export function pageMarkdown({
   description,
   html,
   diagrams = [],
+  docRoutes = new Set(),
 }: {
   title: string;
   description?: string;
   html: string;
   /** The page's Mermaid sources (mermaidDiagrams), when this build shows the page in full. */
   diagrams?: string[];
+  /** The routes of the site's doc pages: links to them point to their Markdown. */
+  docRoutes?: ReadonlySet<string>;
 }): string {
-  const parts = [`# ${title}`, description ? `> ${description}` : '', articleMarkdown(html, diagrams)].filter(Boolean);
+  const parts = [`# ${title}`, description ? `> ${description}` : '', articleMarkdown(html, diagrams, docRoutes)].filter(Boolean);
   return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * A role page's Markdown for a signed-in member who lacks its role: the
+ * title, then what the page's HTML tells that member (signedInWithheldMessage,
+ * for a member without any of its roles or permissions), never its text.
+ * Null for a rule every signed-in member meets.
+ */
+export function withheldPageMarkdown({title, rule}: {title: string; rule: AccessRule}): string | null {
+  const message = signedInWithheldMessage(rule, {roles: [], permissions: []});
+  return message ? `# ${title}\n\n**${message.title}**\n\n${message.body}\n` : null;
 }

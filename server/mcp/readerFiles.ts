@@ -7,7 +7,7 @@ import {Readable} from 'node:stream';
 import type {Principal} from '../../src/auth/access/rules';
 import {LLMS_INDEX_FILE, MARKDOWN_EXTENSION, markdownPathFor} from '../../src/auth/access/agentDocs';
 import {SMALL_FILE_BYTES} from '../buildFiles';
-import {decide, type Site} from '../decide';
+import {decide, type Decision, type Site} from '../decide';
 import type {FileBodies} from '../fileBodies';
 
 /**
@@ -20,7 +20,16 @@ export const MAX_MARKDOWN_BYTES = SMALL_FILE_BYTES;
 
 export type ReaderFile = {kind: 'text'; path: string; text: string} | {kind: 'not-found'} | {kind: 'too-large'; path: string};
 
+/**
+ * Which file of which build a reader's GET of a path answers with (one
+ * redirect followed), without reading it: the same key for two readers
+ * means the same bytes, so a search index can hold it once for both.
+ */
+export type ReaderFileKey = {kind: 'file'; key: string} | {kind: 'not-found'};
+
 export interface ReaderFiles {
+  /** The key of the file this reader's GET of `urlPath` answers with (ReaderFileKey). */
+  locate(urlPath: string, principal: Principal | null): Promise<ReaderFileKey>;
   /** The file at this URL path (with the baseUrl) as this reader's GET would answer it; one redirect is followed. */
   read(urlPath: string, principal: Principal | null): Promise<ReaderFile>;
   /** This reader's `llms.txt`. */
@@ -28,12 +37,16 @@ export interface ReaderFiles {
 }
 
 export function createReaderFiles(site: Site, bodies: FileBodies): ReaderFiles {
-  async function read(urlPath: string, principal: Principal | null, redirects = 1): Promise<ReaderFile> {
+  async function fileOf(urlPath: string, principal: Principal | null, redirects = 1): Promise<Extract<Decision, {kind: 'file'}> | null> {
     const decision = await decide(site, urlPath, async () => principal);
     if (decision.kind === 'redirect') {
-      return redirects > 0 ? read(decision.location, principal, redirects - 1) : {kind: 'not-found'};
+      return redirects > 0 ? fileOf(decision.location, principal, redirects - 1) : null;
     }
-    if (decision.kind !== 'file' || decision.status !== 200) {
+    return decision.kind === 'file' && decision.status === 200 ? decision : null;
+  }
+  async function read(urlPath: string, principal: Principal | null): Promise<ReaderFile> {
+    const decision = await fileOf(urlPath, principal);
+    if (!decision) {
       return {kind: 'not-found'};
     }
     const body = await bodies.read(decision.file.identity);
@@ -44,6 +57,10 @@ export function createReaderFiles(site: Site, bodies: FileBodies): ReaderFiles {
     return {kind: 'text', path: urlPath, text: body.toString('utf8')};
   }
   return {
+    async locate(urlPath, principal) {
+      const decision = await fileOf(urlPath, principal);
+      return decision ? {kind: 'file', key: `${decision.audience}:${decision.file.name}`} : {kind: 'not-found'};
+    },
     read: (urlPath, principal) => read(urlPath, principal),
     llmsIndex: (principal) => read(`${site.baseUrl}${LLMS_INDEX_FILE}`, principal),
   };

@@ -12,7 +12,7 @@ import type {FastifyInstance} from 'fastify';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
 import {restrictedScripts, type AccessManifest} from '../../plugins/access/manifest';
 import {markdownBody} from '../../plugins/support/frontMatter';
-import {markdownPathFor} from '../../src/auth/access/agentDocs';
+import {markdownPathFor, withheldMarkdownFileFor} from '../../src/auth/access/agentDocs';
 import {startNginx, type NginxServer} from '../../scripts/serve-nginx';
 import {createGate, SESSION_COOKIE} from '../../server/gate';
 import {createKeyStore} from '../../server/keys';
@@ -129,10 +129,11 @@ describe.each([
         expect(response.status).toBe(200);
         expect(response.body).toContain(isChunk ? SENTENCE.slice(0, 40) : SENTENCE);
       } else if (expected === 'same' && isMarkdown) {
-        // Withheld as the page is: the public build's Markdown of the same name (title and what is needed).
+        // Withheld as the page is: the title and what is needed (sign in; a member without the role: the role).
         expect(response.status).toBe(200);
         expect(response.headers['content-type']).toBe('text/markdown; charset=utf-8');
         expect(response.body).toContain(`# ${ADMIN.title}`);
+        expect(response.body).toContain(reader.name === 'signed out' ? 'Sign in to read this page' : 'You need the admin role');
       } else if (expected === 'same') {
         expect(isChunk ? response.status : response.body).toEqual(isChunk ? 403 : expect.stringContaining('Sign in to read this page'));
       }
@@ -243,6 +244,28 @@ describe('docs for coding agents per reader (llms files, Markdown)', () => {
             expectNoLeak(response);
           }
         }
+      }
+    }
+  });
+
+  it.each(['/llms.txt/', '/llms-full.txt/', `${ADMIN_MARKDOWN}/`, '/docs/internal-developers/getting-started/introduction.md/'])(
+    'answers the file spelled as a folder, %s, as not found, through the gate and through nginx alike',
+    async (url) => {
+      for (const origin of [gateOrigin, nginx.url]) {
+        for (const reader of readers) {
+          const response = await rawGetFollowing(origin, url, reader.cookie);
+          expect(response.status).toBe(404);
+          expectNoLeak(response);
+        }
+      }
+    },
+  );
+
+  it('never serves the members build’s withheld answers by their own name', async () => {
+    for (const origin of [gateOrigin, nginx.url]) {
+      for (const reader of readers) {
+        const response = await rawGet(origin, `/${withheldMarkdownFileFor(ADMIN_MARKDOWN.slice(1))}`, reader.cookie);
+        expect(response.status).toBe(404);
       }
     }
   });

@@ -146,6 +146,11 @@ describe('the MCP endpoint of the production gate, per reader', () => {
     const admin = await pageText(client, ADMIN_SERVICE.route);
     expect(admin).toContain(`# ${ADMIN_SERVICE.title}`);
     expect(admin.includes(bodySentence(ADMIN_SERVICE.source))).toBe(reader.admin);
+    if (!reader.admin) {
+      // What the page's HTML tells a reader who may not read it: to sign in, or (signed in) the role they lack.
+      expect(admin).toContain(reader.member ? 'You need the admin role' : 'Sign in to read this page');
+      expect(admin.includes('Sign in')).toBe(!reader.member);
+    }
     const deployment = await pageText(client, DEPLOYMENT_GUIDE.route);
     expect(deployment).toContain(`# ${DEPLOYMENT_GUIDE.title}`);
     expect(deployment.includes(bodySentence(DEPLOYMENT_GUIDE.source))).toBe(reader.member);

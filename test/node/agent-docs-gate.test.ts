@@ -13,7 +13,15 @@ import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {FastifyInstance} from 'fastify';
 import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
-import {LLMS_FULL_FILE, LLMS_INDEX_FILE, MCP_PATH, PROTECTED_RESOURCE_METADATA_PATH} from '../../src/auth/access/agentDocs';
+import {
+  LLMS_FULL_FILE,
+  LLMS_INDEX_FILE,
+  MCP_PATH,
+  PROTECTED_RESOURCE_METADATA_PATH,
+  withheldMarkdownFileFor,
+} from '../../src/auth/access/agentDocs';
+import type {AccessRule} from '../../src/auth/access/rules';
+import {withheldPageMarkdown} from '../../plugins/agent-docs/markdown';
 import {createGate, SESSION_COOKIE, type GateOptions} from '../../server/gate';
 import {createKeyStore} from '../../server/keys';
 import {MAX_BODY_BYTES} from '../../server/mcp/route';
@@ -31,7 +39,7 @@ const MEMBERS_WORD = 'marmalade';
 const ADMIN_WORD = 'quokka';
 const OPS_TEXT = `Restart the ${MEMBERS_WORD} queue with make restart.`;
 const ADMIN_TEXT = `Suspend a tenant with the ${ADMIN_WORD} console.`;
-const ADMIN_RULE = {kind: 'roles', roles: ['admin'], permissions: []};
+const ADMIN_RULE: AccessRule = {kind: 'roles', roles: ['admin'], permissions: []};
 
 let dir: string;
 let keys: KeyPair;
@@ -146,7 +154,7 @@ beforeAll(async () => {
   write(path.join(pub, 'docs', 'ops', 'index.html'), '<h1>Ops</h1><p>Sign in to read this page.</p>');
   write(path.join(pub, 'docs', 'ops.md'), '# Ops\n\nSign in to read this page.\n');
   write(path.join(pub, 'docs', 'admin', 'index.html'), '<h1>Admin</h1><p>Sign in to read this page.</p>');
-  write(path.join(pub, 'docs', 'admin.md'), '# Admin\n\nSign in to read this page; you need the admin role.\n');
+  write(path.join(pub, 'docs', 'admin.md'), '# Admin\n\nSign in to read this page.\n');
   write(path.join(pub, LLMS_INDEX_FILE), llmsIndex(['guide']));
   write(path.join(pub, LLMS_FULL_FILE), 'public full');
   // The members build: the restricted pages' Markdown (not the public guide's: the public build's answers).
@@ -154,6 +162,8 @@ beforeAll(async () => {
   write(path.join(members, 'docs', 'ops.md'), `# Ops\n\n${OPS_TEXT}\n`);
   write(path.join(members, 'docs', 'admin', 'index.html'), `<h1>Admin</h1><p>${ADMIN_TEXT}</p>`);
   write(path.join(members, 'docs', 'admin.md'), `# Admin\n\n${ADMIN_TEXT}\n`);
+  // What the build writes for a member without the role (plugins/agent-docs).
+  write(path.join(members, withheldMarkdownFileFor('docs/admin.md')), withheldPageMarkdown({title: 'Admin', rule: ADMIN_RULE}) ?? '');
   write(path.join(members, LLMS_INDEX_FILE), llmsIndex(['guide', 'ops']));
   write(path.join(members, LLMS_FULL_FILE), 'members full');
   const variant = path.join(members, '_portal', 'search', 'v1');
@@ -204,7 +214,10 @@ describe('each page as Markdown, through the gate', () => {
     const cases: [string, string | undefined, string, string][] = [
       ['/docs/ops.md', undefined, 'Sign in to read this page', MEMBERS_WORD],
       ['/docs/ops.md', developerCookie, MEMBERS_WORD, 'Sign in'],
-      ['/docs/admin.md', developerCookie, 'you need the admin role', ADMIN_WORD],
+      ['/docs/admin.md', undefined, 'Sign in to read this page', ADMIN_WORD],
+      // Signed in without the role: told so, as the page's HTML tells them, not asked to sign in.
+      ['/docs/admin.md', developerCookie, 'You need the admin role', 'Sign in'],
+      ['/docs/admin.md', developerCookie, '# Admin', ADMIN_WORD],
       ['/docs/admin.md', adminCookie, ADMIN_WORD, 'Sign in'],
     ];
     for (const [url, cookie, expected, absent] of cases) {
@@ -215,6 +228,13 @@ describe('each page as Markdown, through the gate', () => {
       expect(response.body).not.toContain(absent);
       expect(response.headers['cache-control']).toBe('private, no-cache');
       expect(response.headers.vary).toContain('Cookie');
+    }
+  });
+
+  it('never serves the members build’s withheld answers by their own name', async () => {
+    for (const cookie of [undefined, await sessionCookie(await developer()), await sessionCookie(await admin())]) {
+      const response = await gate.inject({url: `/${withheldMarkdownFileFor('docs/admin.md')}`, headers: cookie ? {cookie} : {}});
+      expect(response.statusCode).toBe(404);
     }
   });
 
@@ -241,6 +261,12 @@ describe('each page as Markdown, through the gate', () => {
     expect((await get('/llms-full.txt')).body).toBe('public full');
     expect((await get('/llms-full.txt', developerCookie)).body).toBe('members full');
     expect((await get('/llms-full.txt', adminCookie)).body).toContain(ADMIN_WORD);
+    // A file under a folder's spelling is not found, as nginx answers it.
+    for (const name of ['/llms.txt/', '/llms-full.txt/', '/docs/admin.md/', '/docs/guide.md/']) {
+      for (const cookie of [undefined, developerCookie, adminCookie]) {
+        expect((await get(name, cookie)).statusCode).toBe(404);
+      }
+    }
     for (const name of ['/_portal/search/v1/llms.txt', '/_portal/search/v1/llms-full.txt']) {
       const response = await get(name, adminCookie);
       expect(response.statusCode).toBe(404);
@@ -266,9 +292,13 @@ describe('MCP endpoint', () => {
     expect(await searchUrls(member, MEMBERS_WORD)).toEqual(['/docs/ops']);
     expect(await searchUrls(member, ADMIN_WORD)).toEqual([]);
     expect(await searchUrls(member, PUBLIC_WORD)).toEqual(['/docs/guide']);
-    const withheld = textOf(await member.callTool({name: 'read_page', arguments: {path: '/docs/admin.md'}}));
-    expect(withheld).toContain('you need the admin role');
-    expect(withheld).not.toContain(ADMIN_WORD);
+    for (const spelling of ['/docs/admin', '/docs/admin.md']) {
+      // As the page's HTML tells a member without the role: what they lack, not "sign in".
+      const withheld = textOf(await member.callTool({name: 'read_page', arguments: {path: spelling}}));
+      expect(withheld).toContain('You need the admin role');
+      expect(withheld).not.toContain('Sign in');
+      expect(withheld).not.toContain(ADMIN_WORD);
+    }
     await member.close();
 
     const administrator = await mcpClient(await admin());

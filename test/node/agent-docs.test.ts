@@ -146,3 +146,29 @@ describe('Mermaid diagrams (drawn in the browser, absent from the HTML)', () => 
     );
   });
 });
+
+describe('links and definition lists', () => {
+  const docRoutes = new Set(['/portal/docs/', '/portal/docs/services/file-service']);
+
+  it('points links to the site’s doc pages to their Markdown, anchors kept, and leaves every other link as it is', () => {
+    const body =
+      `<p><a href=/portal/docs/services/file-service>files</a>, <a href="/portal/docs/services/file-service#ports">its ports</a>, ` +
+      `<a href=/portal/docs/#on-call>on-call</a>, <a href=https://example.com/docs/x>elsewhere</a>, ` +
+      `<a href=/portal/img/a.png>an image</a>, <a href=#local>here</a>, <a href=/portal/docs/unknown>not a doc</a>.</p>`;
+    expect(articleMarkdown(article(body), [], docRoutes)).toBe(
+      '[files](/portal/docs/services/file-service.md), [its ports](/portal/docs/services/file-service.md#ports), ' +
+        '[on-call](/portal/docs/index.md#on-call), [elsewhere](https://example.com/docs/x), [an image](/portal/img/a.png), ' +
+        '[here](#local), [not a doc](/portal/docs/unknown).',
+    );
+  });
+
+  it('writes a definition list as one list item per term: `- **term**: definition`', () => {
+    const facts =
+      `<dl class=facts_HSsq><dt>File Service<!-- --> port<dd><code>3004</code><dt>Gateway prefix<dd><code>/files</code>` +
+      `<dt>Called by<dd><span><a href=/portal/docs/services/file-service>File Service</a></span><span>, <a href=/x>X</a></span></dl>`;
+    expect(articleMarkdown(article(`<p>Facts:</p>${facts}<p>After.</p>`), [], docRoutes)).toBe(
+      'Facts:\n\n- **File Service port**: `3004`\n- **Gateway prefix**: `/files`\n' +
+        '- **Called by**: [File Service](/portal/docs/services/file-service.md), [X](/x)\n\nAfter.',
+    );
+  });
+});

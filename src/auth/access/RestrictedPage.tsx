@@ -9,7 +9,7 @@ import Head from '@docusaurus/Head';
 import {useDoc} from '@docusaurus/plugin-content-docs/client';
 import usePortalAuth from '../usePortalAuth';
 import {gatePresent, gateSessionStore, reloadedForMembersRecently, reloadForMembersOnce} from './gateSession';
-import {missingAccess, principalFromClaims, RULE_FRONT_MATTER_KEY, SIGNED_IN_RULE, type AccessRule} from './rules';
+import {missingAccess, principalFromClaims, RULE_FRONT_MATTER_KEY, SIGNED_IN_RULE, signedInWithheldMessage, type AccessRule} from './rules';
 import SignInButton from '../components/SignInButton';
 import styles from './access.module.css';
 
@@ -66,13 +66,9 @@ function useRestrictedMessage(): Message {
       action: 'sign-in',
     };
   }
-  const missing = missingAccess(rule.kind === 'public' ? SIGNED_IN_RULE : rule, principalFromClaims(auth));
+  const missing = signedInWithheldMessage(rule, principalFromClaims(auth));
   if (missing) {
-    return {
-      title: missing.replace(/ to read this page\.$/, ''),
-      body: 'Ask your team lead or #team-identity if you need it.',
-      action: null,
-    };
+    return {...missing, action: null};
   }
   if (gatePresent()) {
     return {

@@ -10,7 +10,11 @@
  *   `.md` is one more file of the page (the access manifest lists it with
  *   the page's HTML), so it is decided exactly as the page is: a reader who
  *   may not read the page gets the public build's `.md`, which, like its HTML,
- *   holds the title and "sign in / you need …", never the text.
+ *   holds the title and "sign in / you need …", never the text. A
+ *   signed-in member who lacks a role page's role is told so, as the page's
+ *   HTML tells them: the members build holds that answer for each role page
+ *   at `withheldMarkdownFileFor(file)`, and the gate serves it instead of the
+ *   public placeholder (server/decide.ts); it is never fetched by its name.
  * - `llms.txt` and `llms-full.txt` (llmstxt.org) list exactly the pages of one
  *   reader set: each build's root holds its least-privileged reader's (public
  *   build: public pages; members build: also signed-in pages), and every
@@ -33,6 +37,19 @@ export const MCP_PATH = '_portal/mcp';
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 
 export const MARKDOWN_EXTENSION = '.md';
+
+/** In the members build: what a signed-in member who lacks a role page's role gets for its Markdown (never served by this name). */
+export const WITHHELD_MARKDOWN_DIR = '_portal/withheld';
+
+/** Where the members build holds the "you need the role" answer for the Markdown file `markdownFile` (markdownFileFor). */
+export function withheldMarkdownFileFor(markdownFile: string): string {
+  return `${WITHHELD_MARKDOWN_DIR}/${markdownFile}`;
+}
+
+/** The page's Markdown file a withheld answer stands for (withheldMarkdownFileFor's inverse), or null for any other file. */
+export function markdownFileOfWithheld(name: string): string | null {
+  return name.startsWith(`${WITHHELD_MARKDOWN_DIR}/`) ? name.slice(WITHHELD_MARKDOWN_DIR.length + 1) : null;
+}
 
 /** Marks page chrome that is not the page's content (the "Copy page" controls): left out of its Markdown. */
 export const NOT_IN_MARKDOWN_ATTRIBUTE = 'data-portal-not-markdown';

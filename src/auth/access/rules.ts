@@ -160,3 +160,17 @@ export function missingAccess(rule: AccessRule, principal: Principal | null): st
   }
   return `You need ${parts.join(' and ')} to read this page.`;
 }
+
+/** Who to ask for access, said wherever a signed-in reader is told what they lack. */
+export const ASK_FOR_ACCESS = 'Ask your team lead or #team-identity if you need it.';
+
+/**
+ * What a signed-in reader who may not read a page is told instead of it, in
+ * its HTML (RestrictedPage) and in its Markdown (the gate's answer to a
+ * member without the role, plugins/agent-docs): what they lack as the
+ * heading, whom to ask below it. Null when they may read it.
+ */
+export function signedInWithheldMessage(rule: AccessRule, principal: Principal): {title: string; body: string} | null {
+  const missing = missingAccess(rule.kind === 'public' ? SIGNED_IN_RULE : rule, principal);
+  return missing ? {title: missing.replace(/ to read this page\.$/, ''), body: ASK_FOR_ACCESS} : null;
+}
