@@ -11,6 +11,7 @@ import {randomBytes} from 'node:crypto';
 import {cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
 import {brotliDecompressSync, gunzipSync} from 'node:zlib';
 import {PassThrough} from 'node:stream';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type {FastifyInstance} from 'fastify';
@@ -564,6 +565,57 @@ describe('gate server', () => {
     expect(badJson.statusCode).toBe(400);
     expect(badJson.body).not.toContain('script');
     expect(badJson.headers['cache-control']).toBe('no-store');
+  });
+
+  it("gives the answers node's parser and Fastify make before any route (431, 400, 413) the site's headers", async () => {
+    // Bytes on a socket: an HTTP client would refuse to send these requests.
+    const rawExchange = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const {hostname, port} = new URL(origin);
+        const socket = net.connect({host: hostname, port: Number(port)}, () => socket.end(request));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(answer) : reject(error)));
+      });
+    const headersOf = (answer: string) => {
+      const [head = ''] = answer.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      return {status: Number(statusLine.split(' ')[1]), headers, body: answer.slice(head.length + 4)};
+    };
+    const oversize = headersOf(
+      await rawExchange(`GET /docs/guide HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}<script>\r\n\r\n`),
+    );
+    const malformed = headersOf(await rawExchange('GET /<script> NOT-HTTP\r\n\r\n'));
+    const tooLarge = await gate.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {host: 'localhost:3000', 'content-type': 'application/json'},
+      payload: JSON.stringify({accessToken: 'x'.repeat(200_000)}),
+    });
+    const answers = {
+      oversize,
+      malformed,
+      'body too large': {status: tooLarge.statusCode, headers: tooLarge.headers, body: tooLarge.body},
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([what, answer]) => [what, answer.status]))).toEqual({
+      oversize: 431,
+      malformed: 400,
+      'body too large': 413,
+    });
+    for (const [what, {headers, body}] of Object.entries(answers)) {
+      expect([
+        what,
+        headers['x-content-type-options'],
+        headers['content-security-policy'],
+        headers['cross-origin-resource-policy'],
+        headers['cache-control'],
+      ]).toEqual([what, 'nosniff', "default-src 'self'", 'same-origin', 'no-store']);
+      expect(body).not.toContain('script');
+    }
   });
 });
 
@@ -1236,6 +1288,30 @@ async function withLargeFile(copy: string, audience: 'public' | 'members'): Prom
 }
 
 describe('gate server: the build on disk after start', () => {
+  it('answers HEAD and a revalidation (304) from the index alone: a file gone from disk still gets them', async () => {
+    const copy = copyOfFixture('portal-gate-head-');
+    await writeFileIndex(copy);
+    const server = await gateWith({buildDir: copy});
+    try {
+      const guide = path.join(copy, 'public', 'docs', 'guide', 'index.html');
+      const size = statSync(guide).size;
+      // Gone before the first request: any answer that needed the bytes would have to fail.
+      rmSync(guide);
+      const head = await server.inject({method: 'HEAD', url: '/docs/guide'});
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe(String(size));
+      expect(head.headers.etag).toMatch(/^"/);
+      const revalidated = await server.inject({url: '/docs/guide', headers: {'if-none-match': String(head.headers.etag)}});
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.headers.etag).toBe(head.headers.etag);
+      // A GET that needs the body does go to the disk, and finds the file gone.
+      expect((await server.inject({url: '/docs/guide'})).statusCode).toBe(500);
+    } finally {
+      await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
   it('refuses (500, no body, logged) a file changed in place, even with its size and time kept; serves the rest', async () => {
     const copy = copyOfFixture('portal-gate-changed-');
     await writeFileIndex(copy);
