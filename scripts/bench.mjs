@@ -12,7 +12,7 @@
  * 2. Lighthouse in Debian's Chromium on the pages of bench/pages.json, mobile
  *    and desktop presets, BENCH_RUNS runs each (default 3), medians. Both
  *    sites are served as production serves them: by the gate
- *    (`node build/server/server/main.js`), with its compression, caching and
+ *    (`npm run serve`), with its compression, caching and
  *    security headers; the reference gets its own headers (its inline scripts
  *    hashed the same way) and a manifest with no restricted pages.
  *
@@ -43,7 +43,8 @@ const PAGES = JSON.parse(readFileSync(path.join(ROOT, 'bench', 'pages.json'), 'u
 const PORTAL_BUILD = path.join(ROOT, 'build');
 /** The reference, laid out as the gate expects a build: public/, members/ (the same files) and a manifest. */
 const REFERENCE_BUILD = path.join(ROOT, 'build-reference');
-const GATE_ENTRY = path.join('build', 'server', 'server', 'main.js');
+// `npm run serve`'s entry: the gate, with the local sign-in provider beside it for the portal's build.
+const GATE_ENTRY = path.join('build', 'server', 'scripts', 'local-provider', 'serve.js');
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

@@ -2,7 +2,7 @@
  * Runs after each audience build (scripts/build.ts): computes the
  * Content-Security-Policy for the built site and writes the security headers
  * where servers read them, in build/public/ and build/members/:
- *   _headers.json                     the list as data, read by the gate (server/gate.ts)
+ *   _headers.json                     the list as data, read by the gate (server/plugins/site.ts)
  *   _headers                          Netlify / Cloudflare Pages format
  *   _nginx/security-headers.conf      included by deploy/nginx.conf
  * All three come from the one list in securityHeaders(); no server parses

@@ -1,13 +1,23 @@
 /**
- * `npm run serve` (node build/server/server/main.js after `npm run build`):
- * the gate on PORT (default 3000) with the settings of ./settings.ts, the
- * same WORKOS_* variables the site was built with. Without a
- * WORKOS_CLIENT_ID it starts the local sign-in provider beside it, loaded
- * only then (it is a development tool built on dev dependencies). Logs are
- * JSON lines on stdout. SIGTERM and SIGINT stop accepting connections, let
- * requests in flight finish, then exit. PORTAL_WORKERS (a number, or `auto`
- * for one per CPU) serves from that many processes sharing the port; they
- * share nothing else but the session secret.
+ * The gate's process: `node build/server/server/main.js`, the production
+ * container's command. The gate on PORT (default 3000) with the settings of
+ * ./settings.ts, the same WORKOS_* variables the site was built with. It
+ * never loads tooling: without a WORKOS_CLIENT_ID it refuses to start
+ * (unless AUTH_DISABLED=true); `npm run serve` runs
+ * scripts/local-provider/serve.ts instead, which starts the local sign-in
+ * provider beside it through runGate. Logs are JSON lines on stdout.
+ * SIGTERM and SIGINT stop accepting connections, let requests in flight
+ * finish, then exit.
+ *
+ * The built-in cluster stays. PORTAL_WORKERS (a number, or `auto` for one
+ * per CPU) serves from that many processes sharing the port; they share
+ * nothing else but the session secret. Why: one Node process uses one core,
+ * and a container given several CPUs serves a member's page about 1.6× as
+ * fast with one worker per CPU (bench/README.md, "Serving benchmarks": 27,800
+ * vs 17,400 req/s on two cores), for about 70 lines here. It is off by
+ * default (1), so platforms that scale by replicas of one process each need
+ * nothing, and each worker's memory is bounded (the file index and a 32 MB
+ * cache of small files, not the builds).
  */
 import cluster from 'node:cluster';
 import {randomBytes} from 'node:crypto';
@@ -22,35 +32,43 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** pino's numeric levels, so these lines read like the request log's. */
 const LEVELS = {info: 30, warn: 40, error: 50} as const;
 
-function logLine(level: keyof typeof LEVELS, msg: string, fields: Record<string, unknown> = {}): void {
+export function logLine(level: keyof typeof LEVELS, msg: string, fields: Record<string, unknown> = {}): void {
   const line = JSON.stringify({level: LEVELS[level], time: Date.now(), service: 'portal-gate', pid: process.pid, ...fields, msg});
   (level === 'info' ? process.stdout : process.stderr).write(`${line}\n`);
 }
 
-async function startLocalProviderIfNeeded(settings: GateSettings): Promise<(() => Promise<void>) | null> {
+/**
+ * Starts something beside the gate in the primary process only (workers
+ * re-run the entry script and must not start it again): the local sign-in
+ * provider of scripts/local-provider/serve.ts. Returns how to stop it.
+ */
+export type StartBeside = (settings: GateSettings) => Promise<() => Promise<void>>;
+
+export interface GateEntryOptions {
+  /**
+   * The local sign-in provider, when the entry script brings one. Without
+   * it, and without WORKOS_CLIENT_ID, the gate refuses to start (unless
+   * AUTH_DISABLED=true): the production server never loads tooling.
+   */
+  localProvider?: StartBeside;
+}
+
+/** The local provider to start in this process, or null (WorkOS, sign-in off, or a worker). */
+function localProviderFor(settings: GateSettings, options: GateEntryOptions): StartBeside | null {
   if (!settings.local || process.env.AUTH_DISABLED === 'true') {
     return null;
   }
-  let module: typeof import('../scripts/local-provider/server');
-  try {
-    module = await import('../scripts/local-provider/server');
-  } catch {
+  if (!options.localProvider) {
     throw new Error(
-      'WORKOS_CLIENT_ID is not set, and the local sign-in provider (a development tool) is not installed here: set WORKOS_CLIENT_ID (and WORKOS_ORGANIZATION_ID, PORTAL_SESSION_SECRET) for production',
+      'WORKOS_CLIENT_ID is not set, and the local sign-in provider (a development tool) does not start with the production server: set WORKOS_CLIENT_ID (and WORKOS_ORGANIZATION_ID, PORTAL_SESSION_SECRET) for production, run "npm run serve" to sign in with the local provider, or set AUTH_DISABLED=true to serve without sign-in',
     );
   }
-  const provider = await module.startLocalProvider({
-    port: settings.localProviderPort,
-    clientId: settings.clientId,
-    allowedOrigins: module.localAllowedOrigins(process.env, settings.port),
-  });
-  logLine('info', `local sign-in provider at ${provider.url} (client id ${settings.clientId}); set WORKOS_CLIENT_ID to use WorkOS instead`);
-  return provider.close;
+  return cluster.isPrimary ? options.localProvider : null;
 }
 
 /** Several processes on one port: the primary forks them, replaces one that dies, and stops them on SIGTERM. */
-async function runPrimary(settings: GateSettings): Promise<void> {
-  const stopProvider = await startLocalProviderIfNeeded(settings);
+async function runPrimary(settings: GateSettings, startProvider: StartBeside | null): Promise<void> {
+  const stopProvider = await startProvider?.(settings);
   // Every worker must sign and read sessions with the same secret.
   const env = {
     ...process.env,
@@ -94,12 +112,13 @@ async function runPrimary(settings: GateSettings): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-async function main(): Promise<void> {
+async function main(options: GateEntryOptions): Promise<void> {
   const settings = readGateSettings(process.env, path.resolve(__dirname, '..', '..', '..'));
+  const startProvider = localProviderFor(settings, options);
   if (settings.workers > 1 && cluster.isPrimary) {
-    return runPrimary(settings);
+    return runPrimary(settings, startProvider);
   }
-  const stopProvider = cluster.isWorker ? null : await startLocalProviderIfNeeded(settings);
+  const stopProvider = await startProvider?.(settings);
   const keys = createKeyStore({
     url: settings.jwksUrl,
     onRefreshError: (message, retryInMs) => logLine('warn', message, {retryInMs}),
@@ -156,7 +175,16 @@ async function main(): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-main().catch((error: unknown) => {
-  logLine('error', error instanceof Error ? error.message : String(error));
-  process.exit(1);
-});
+/** Runs the gate as `npm run serve` and the container do; exits the process on a setting or start error. */
+export function runGate(options: GateEntryOptions = {}): void {
+  main(options).catch((error: unknown) => {
+    logLine('error', error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
+
+// `node build/server/server/main.js`: the production container's command. An
+// entry script that imports this module (scripts/local-provider/serve.ts) calls runGate itself.
+if (require.main === module) {
+  runGate();
+}

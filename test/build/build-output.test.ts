@@ -103,7 +103,7 @@ describe('production build', () => {
     }
   });
 
-  // Both servers cache everything under assets/ for a year (server/gate.ts,
+  // Both servers cache everything under assets/ for a year (server/routes/files.ts,
   // deploy/nginx.conf), which is only right for names that change with the bytes.
   it.each(['public', 'members'])('names every file under %s/assets/ with a content hash', (audience) => {
     const unhashed = filesUnder(path.join(root, 'build', audience, 'assets'))

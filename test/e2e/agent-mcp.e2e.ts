@@ -1,7 +1,7 @@
 /**
  * Issue 30's end-to-end test: an agent built on the official MCP SDK
- * (`Client` + `StreamableHTTPClientTransport`) against the production gate
- * (`npm run serve`: node build/server/server/main.js, after `npm run build`),
+ * (`Client` + `StreamableHTTPClientTransport`) against the gate as `npm run serve`
+ * runs it (build/server/scripts/local-provider/serve.js, after `npm run build`),
  * with tokens of the local sign-in provider, as a signed-out agent, a member
  * without the admin role and an admin. The provider is started here (the
  * same code `npm run serve` starts) so that its clock can issue a token that
@@ -74,7 +74,7 @@ beforeAll(async () => {
     allowedOrigins: [siteUrl],
     now: () => Date.now() + clockOffsetMs,
   });
-  gate = spawn(process.execPath, ['build/server/server/main.js'], {
+  gate = spawn(process.execPath, ['build/server/scripts/local-provider/serve.js'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

@@ -4,15 +4,14 @@
  * endpoint (server/mcp/) driven by the official SDK's client: who may search
  * and read what, its bounds, its OAuth metadata and its refusals.
  */
-import {randomBytes, randomUUID} from 'node:crypto';
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {PassThrough} from 'node:stream';
 import {Client} from '@modelcontextprotocol/sdk/client/index.js';
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type {FastifyInstance} from 'fastify';
-import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
+import type {JWTPayload} from 'jose';
 import {
   LLMS_FULL_FILE,
   LLMS_INDEX_FILE,
@@ -23,16 +22,12 @@ import {
 import type {AccessRule} from '../../src/auth/access/rules';
 import {withheldPageMarkdown} from '../../plugins/agent-docs/markdown';
 import {createGate, SESSION_COOKIE, type GateOptions} from '../../server/gate';
-import {createKeyStore} from '../../server/keys';
 import {MAX_BODY_BYTES} from '../../server/mcp/route';
-import {writeFileIndex} from '../../scripts/build-index';
-
-type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+import {createProviderKeys, fixtureGateOptions, fixtureKeyStore, signToken, writeGateBuild, type KeyPair} from '../support/gateFixture';
 
 // Each test makes a few dozen HTTP round trips on a shared machine.
 jest.setTimeout(30_000);
 
-const ISSUER = 'https://auth.example.test/user_management/client_test';
 /** Words only one page holds: the public guide, the signed-in ops page, the admin page. */
 const PUBLIC_WORD = 'kestrel';
 const MEMBERS_WORD = 'marmalade';
@@ -49,11 +44,6 @@ let gate: FastifyInstance;
 let origin: string;
 const logLines: string[] = [];
 
-function write(file: string, content: string): void {
-  mkdirSync(path.dirname(file), {recursive: true});
-  writeFileSync(file, content);
-}
-
 function llmsIndex(pages: string[]): string {
   const entries: Record<string, string> = {
     guide: '- [Guide](/docs/guide.md): how to start',
@@ -63,30 +53,14 @@ function llmsIndex(pages: string[]): string {
   return ['# Developer Portal', '', '> Docs for the platform', '', '## Docs', '', ...pages.map((page) => entries[page]), ''].join('\n');
 }
 
-async function token(
-  claims: JWTPayload,
-  key: KeyPair['privateKey'] = keys.privateKey,
-  expiresIn: string | number = '10m',
-): Promise<string> {
-  return new SignJWT({sid: `session_${randomUUID()}`, sub: 'user_test', iss: ISSUER, ...claims})
-    .setProtectedHeader({alg: 'RS256', kid: 'key-1'})
-    .setIssuedAt()
-    .setExpirationTime(expiresIn)
-    .sign(key);
+function token(claims: JWTPayload, key: KeyPair['privateKey'] = keys.privateKey, expiresIn: string | number = '10m'): Promise<string> {
+  return signToken(key, claims, expiresIn);
 }
 const developer = () => token({sub: 'user_developer', org_id: 'org_acme', role: 'member', roles: ['member']});
 const admin = () => token({sub: 'user_admin', org_id: 'org_acme', role: 'admin', roles: ['admin', 'member']});
 
 async function gateWith(overrides: Partial<GateOptions> = {}): Promise<FastifyInstance> {
-  return createGate({
-    buildDir: dir,
-    jwks: createKeyStore({url: new URL('https://auth.example.test/sso/jwks/client_test'), fetchJwks: async () => Response.json(jwks)}),
-    issuers: [ISSUER],
-    clientId: 'client_test',
-    organizationId: 'org_acme',
-    sessionSecrets: [randomBytes(32)],
-    ...overrides,
-  });
+  return createGate(fixtureGateOptions(dir, fixtureKeyStore(jwks), overrides));
 }
 
 async function sessionCookie(accessToken: string): Promise<string> {
@@ -129,52 +103,38 @@ function postMcp(body: string, headers: Record<string, string> = {}, server = or
 }
 
 beforeAll(async () => {
-  keys = await generateKeyPair('RS256');
-  strangerKeys = await generateKeyPair('RS256');
-  jwks = {keys: [{...(await exportJWK(keys.publicKey)), kid: 'key-1', alg: 'RS256'}]};
+  ({keys, strangerKeys, jwks} = await createProviderKeys());
   dir = mkdtempSync(path.join(os.tmpdir(), 'portal-agent-docs-'));
-  for (const audience of ['public', 'members']) {
-    const root = path.join(dir, audience);
-    write(path.join(root, 'index.html'), `<h1>Home (${audience})</h1>`);
-    write(path.join(root, '404.html'), `<h1>Not found (${audience})</h1>`);
-    write(
-      path.join(root, '_headers.json'),
-      JSON.stringify({'Content-Security-Policy': "default-src 'self'", 'X-Content-Type-Options': 'nosniff'}),
-    );
-    write(path.join(root, 'docs', 'guide', 'index.html'), '<h1>Guide</h1>');
-    write(path.join(root, 'pagefind', 'pagefind-entry.json'), `{"audience": "${audience}"}`);
-  }
-  const pub = path.join(dir, 'public');
-  const members = path.join(dir, 'members');
-  // The public build: every page's Markdown, the restricted ones as their placeholder.
-  write(
-    path.join(pub, 'docs', 'guide.md'),
-    `# Guide\n\nThe ${PUBLIC_WORD} release train leaves on Mondays.\n\n## Ports\n\nThe file service listens on 4711.\n`,
-  );
-  write(path.join(pub, 'docs', 'ops', 'index.html'), '<h1>Ops</h1><p>Sign in to read this page.</p>');
-  write(path.join(pub, 'docs', 'ops.md'), '# Ops\n\nSign in to read this page.\n');
-  write(path.join(pub, 'docs', 'admin', 'index.html'), '<h1>Admin</h1><p>Sign in to read this page.</p>');
-  write(path.join(pub, 'docs', 'admin.md'), '# Admin\n\nSign in to read this page.\n');
-  write(path.join(pub, LLMS_INDEX_FILE), llmsIndex(['guide']));
-  write(path.join(pub, LLMS_FULL_FILE), 'public full');
-  // The members build: the restricted pages' Markdown (not the public guide's: the public build's answers).
-  write(path.join(members, 'docs', 'ops', 'index.html'), `<h1>Ops</h1><p>${OPS_TEXT}</p>`);
-  write(path.join(members, 'docs', 'ops.md'), `# Ops\n\n${OPS_TEXT}\n`);
-  write(path.join(members, 'docs', 'admin', 'index.html'), `<h1>Admin</h1><p>${ADMIN_TEXT}</p>`);
-  write(path.join(members, 'docs', 'admin.md'), `# Admin\n\n${ADMIN_TEXT}\n`);
-  // What the build writes for a member without the role (plugins/agent-docs).
-  write(path.join(members, withheldMarkdownFileFor('docs/admin.md')), withheldPageMarkdown({title: 'Admin', rule: ADMIN_RULE}) ?? '');
-  write(path.join(members, LLMS_INDEX_FILE), llmsIndex(['guide', 'ops']));
-  write(path.join(members, LLMS_FULL_FILE), 'members full');
-  const variant = path.join(members, '_portal', 'search', 'v1');
-  write(path.join(variant, 'pagefind', 'pagefind-entry.json'), '{"audience": "admin"}');
-  write(path.join(variant, LLMS_INDEX_FILE), llmsIndex(['guide', 'ops', 'admin']));
-  write(path.join(variant, LLMS_FULL_FILE), `admin full ${ADMIN_TEXT}`);
-  write(
-    path.join(dir, 'access-manifest.json'),
-    JSON.stringify({
-      version: 1,
-      baseUrl: '/',
+  const variant = '_portal/search/v1';
+  await writeGateBuild(dir, {
+    both: {'docs/guide/index.html': '<h1>Guide</h1>'},
+    // The public build: every page's Markdown, the restricted ones as their placeholder.
+    public: {
+      'pagefind/pagefind-entry.json': '{"audience": "public"}',
+      'docs/guide.md': `# Guide\n\nThe ${PUBLIC_WORD} release train leaves on Mondays.\n\n## Ports\n\nThe file service listens on 4711.\n`,
+      'docs/ops/index.html': '<h1>Ops</h1><p>Sign in to read this page.</p>',
+      'docs/ops.md': '# Ops\n\nSign in to read this page.\n',
+      'docs/admin/index.html': '<h1>Admin</h1><p>Sign in to read this page.</p>',
+      'docs/admin.md': '# Admin\n\nSign in to read this page.\n',
+      [LLMS_INDEX_FILE]: llmsIndex(['guide']),
+      [LLMS_FULL_FILE]: 'public full',
+    },
+    // The members build: the restricted pages' Markdown (not the public guide's: the public build's answers).
+    members: {
+      'pagefind/pagefind-entry.json': '{"audience": "members"}',
+      'docs/ops/index.html': `<h1>Ops</h1><p>${OPS_TEXT}</p>`,
+      'docs/ops.md': `# Ops\n\n${OPS_TEXT}\n`,
+      'docs/admin/index.html': `<h1>Admin</h1><p>${ADMIN_TEXT}</p>`,
+      'docs/admin.md': `# Admin\n\n${ADMIN_TEXT}\n`,
+      // What the build writes for a member without the role (plugins/agent-docs).
+      [withheldMarkdownFileFor('docs/admin.md')]: withheldPageMarkdown({title: 'Admin', rule: ADMIN_RULE}) ?? '',
+      [LLMS_INDEX_FILE]: llmsIndex(['guide', 'ops']),
+      [LLMS_FULL_FILE]: 'members full',
+      [`${variant}/pagefind/pagefind-entry.json`]: '{"audience": "admin"}',
+      [`${variant}/${LLMS_INDEX_FILE}`]: llmsIndex(['guide', 'ops', 'admin']),
+      [`${variant}/${LLMS_FULL_FILE}`]: `admin full ${ADMIN_TEXT}`,
+    },
+    manifest: {
       pages: [
         {route: '/docs/guide', source: 'docs/guide.md', title: 'Guide', rule: {kind: 'public'}, files: []},
         {route: '/docs/ops', source: 'docs/ops.md', title: 'Ops', rule: {kind: 'signed-in'}, files: ['docs/ops/index.html', 'docs/ops.md']},
@@ -192,10 +152,9 @@ beforeAll(async () => {
         'docs/admin/index.html': [ADMIN_RULE],
         'docs/admin.md': [ADMIN_RULE],
       },
-      searchIndexes: [{dir: '_portal/search/v1', routes: ['/docs/admin']}],
-    }),
-  );
-  await writeFileIndex(dir);
+      searchIndexes: [{dir: variant, routes: ['/docs/admin']}],
+    },
+  });
   const logStream = new PassThrough();
   logStream.on('data', (chunk: Buffer) => logLines.push(chunk.toString('utf8')));
   gate = await gateWith({logStream});
@@ -272,6 +231,22 @@ describe('each page as Markdown, through the gate', () => {
       expect(response.statusCode).toBe(404);
       expect(response.body).not.toContain(ADMIN_WORD);
     }
+  });
+  it('logs a member without the role reading a role page’s .md as refused, naming the page', async () => {
+    const cookie = await sessionCookie(await developer());
+    logLines.length = 0;
+    await fetch(`${origin}/docs/admin.md`, {headers: {cookie}});
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = logLines
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(lines.find((entry) => entry.msg === 'request' && entry.path === '/docs/admin.md')).toMatchObject({
+      rule: 'roles:admin',
+      access: 'refused',
+      page: '/docs/admin',
+    });
   });
 });
 

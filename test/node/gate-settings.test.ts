@@ -78,6 +78,27 @@ describe('gate settings', () => {
     expect(() => readGateSettings(env, '/')).toThrow(message);
   });
 
+  it.each([
+    [{PORT: '1e3'}, 'Invalid PORT="1e3": expected a port number from 1 to 65535.'],
+    [{PORT: '70000'}, 'Invalid PORT="70000": expected a port number from 1 to 65535.'],
+    [{PORTAL_WORKERS: '0'}, 'Invalid PORTAL_WORKERS="0": expected "auto" (one per CPU) or a number from 1 to 64.'],
+    [{PORTAL_WORKERS: 'many'}, 'Invalid PORTAL_WORKERS="many": expected "auto" (one per CPU) or a number from 1 to 64.'],
+    [{PORTAL_LOG_LEVEL: 'verbose'}, 'Invalid PORTAL_LOG_LEVEL="verbose": expected debug, info, warn, error.'],
+  ])('words a schema refusal of %j as its own message, naming the variable and what it takes', (env, message) => {
+    expect(() => readGateSettings(env, '/')).toThrow(new Error(message));
+  });
+
+  it('fills in the defaults of unset and blank variables, and reads numbers written with spaces', () => {
+    const settings = readGateSettings({PORT: ' ', PORTAL_WORKERS: ' 2 ', PORTAL_LOG_LEVEL: ''}, '/srv');
+    expect([settings.port, settings.host, settings.buildDir, settings.workers, settings.logLevel]).toEqual([
+      3000,
+      'localhost',
+      '/srv/build',
+      2,
+      'info',
+    ]);
+  });
+
   it('bounds a session by PORTAL_SESSION_MAX_AGE, an hour by default', () => {
     expect(readGateSettings(production, '/').sessionMaxAgeSeconds).toBe(3600);
     expect(readGateSettings({...production, PORTAL_SESSION_MAX_AGE: ' 600 '}, '/').sessionMaxAgeSeconds).toBe(600);

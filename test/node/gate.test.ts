@@ -1,5 +1,3 @@
-import {execFileSync} from 'node:child_process';
-import {createHash, randomUUID} from 'node:crypto';
 /**
  * The gate server (server/gate.ts) on a small fixture build, through
  * Fastify's inject (no port): which build each reader gets, the session
@@ -7,26 +5,35 @@ import {createHash, randomUUID} from 'node:crypto';
  * (other spellings of a URL, hostile redirects, huge tokens, a failing key
  * endpoint, replayed cookies).
  */
-import {randomBytes} from 'node:crypto';
-import {cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
+import {createHash, randomBytes} from 'node:crypto';
+import {cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync} from 'node:fs';
 import {brotliDecompressSync, gunzipSync} from 'node:zlib';
 import {PassThrough} from 'node:stream';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type {FastifyInstance} from 'fastify';
-import {exportJWK, generateKeyPair, SignJWT, type JWTPayload} from 'jose';
+import type {JWTPayload} from 'jose';
 import {createGate, SESSION_COOKIE, type GateOptions} from '../../server/gate';
 import {loadSite} from '../../server/decide';
 import {etagOf, SMALL_FILE_BYTES, type FileIndex} from '../../server/buildFiles';
 import {createFileBodies} from '../../server/fileBodies';
 import {createKeyStore, type KeyStore} from '../../server/keys';
 import {writeFileIndex} from '../../scripts/build-index';
+import {
+  createProviderKeys,
+  fixtureGateOptions,
+  ISSUER,
+  JWKS_URL,
+  signToken,
+  write,
+  writeGateBuild,
+  type KeyPair,
+} from '../support/gateFixture';
 import {rawGet, rawGetFollowing, rawRequest} from '../support/rawHttp';
 import {isSameOriginPath, spellingsOf} from '../support/urlSpellings';
 
-type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
-
-const ISSUER = 'https://auth.example.test/user_management/client_test';
 const SECRET = 'The production database password rotates every Tuesday';
 const ADMIN_TEXT = 'Suspend a tenant with the admin console.';
 const ADMIN_CHUNK = '/assets/js/admin.1234abcd.js';
@@ -39,23 +46,8 @@ let gate: FastifyInstance;
 /** The same gate on a loopback port, for requests sent byte for byte (test/support/rawHttp.ts). */
 let origin: string;
 
-function write(file: string, content: string): void {
-  mkdirSync(path.dirname(file), {recursive: true});
-  writeFileSync(file, content);
-}
-
-async function token(
-  claims: JWTPayload,
-  key: KeyPair['privateKey'] = keys.privateKey,
-  expiresIn: string | number = '10m',
-): Promise<string> {
-  // Each token its own provider session, as each sign-in is (sign-out ends one).
-  const unsigned = new SignJWT({sid: `session_${randomUUID()}`, sub: 'user_test', iss: ISSUER, ...claims}).setProtectedHeader({
-    alg: 'RS256',
-    kid: 'key-1',
-  });
-  // A test's own `iat` is kept (setIssuedAt would replace it with now).
-  return (claims.iat === undefined ? unsigned.setIssuedAt() : unsigned).setExpirationTime(expiresIn).sign(key);
+function token(claims: JWTPayload, key: KeyPair['privateKey'] = keys.privateKey, expiresIn: string | number = '10m'): Promise<string> {
+  return signToken(key, claims, expiresIn);
 }
 
 const developer = () => token({sub: 'user_developer', org_id: 'org_acme', role: 'member', roles: ['member'], permissions: ['docs:read']});
@@ -74,7 +66,7 @@ const hugeAdmin = () =>
 function controllableKeyStore(initialMode: 'ok' | 'fail' | 'hang' = 'ok'): KeyStore & {mode: 'ok' | 'fail' | 'hang'; fetches: number} {
   const control = {mode: initialMode, fetches: 0};
   const store = createKeyStore({
-    url: new URL('https://auth.example.test/sso/jwks/client_test'),
+    url: JWKS_URL,
     refreshIntervalMs: 3_600_000,
     fetchJwks: async (_url, signal) => {
       control.fetches += 1;
@@ -110,15 +102,7 @@ afterEach(async () => {
 });
 
 async function gateWith(overrides: Partial<GateOptions> = {}): Promise<FastifyInstance> {
-  const server = await createGate({
-    buildDir: dir,
-    jwks: controllableKeyStore(),
-    issuers: [ISSUER],
-    clientId: 'client_test',
-    organizationId: 'org_acme',
-    sessionSecrets: [randomBytes(32)],
-    ...overrides,
-  });
+  const server = await createGate(fixtureGateOptions(dir, controllableKeyStore(), overrides));
   if (inTest) {
     startedInTest.add(server);
   }
@@ -146,41 +130,37 @@ async function sessionCookie(server: FastifyInstance, accessToken: string): Prom
 }
 
 beforeAll(async () => {
-  keys = await generateKeyPair('RS256');
-  strangerKeys = await generateKeyPair('RS256');
-  jwks = {keys: [{...(await exportJWK(keys.publicKey)), kid: 'key-1', alg: 'RS256'}]};
+  ({keys, strangerKeys, jwks} = await createProviderKeys());
   dir = mkdtempSync(path.join(os.tmpdir(), 'portal-gate-'));
-  for (const audience of ['public', 'members']) {
-    const root = path.join(dir, audience);
-    write(path.join(root, 'index.html'), `<h1>Home (${audience})</h1>`);
-    write(path.join(root, '404.html'), `<h1>Not found (${audience})</h1>`);
-    write(
-      path.join(root, '_headers.json'),
-      JSON.stringify({'Content-Security-Policy': "default-src 'self'", 'X-Content-Type-Options': 'nosniff'}),
-    );
-    write(path.join(root, 'docs', 'guide', 'index.html'), `<h1>Guide (${audience})</h1>`);
-    write(path.join(root, 'assets', 'js', 'main.js'), `/* main ${audience} */`);
-    write(path.join(root, 'assets', 'js', 'shared.abcd.js'), '/* the same in both builds */');
-    write(path.join(root, '_nginx', 'security-headers.conf'), 'add_header X-Test 1;');
-  }
-  write(path.join(dir, 'public', 'assets', 'js', 'public-only.5678.js'), '/* public chunk */');
-  write(path.join(dir, 'public', 'docs', 'ops', 'index.html'), '<h1>Ops</h1><p>Sign in to read this page.</p>');
-  write(path.join(dir, 'members', 'docs', 'ops', 'index.html'), `<h1>Ops</h1><p>${SECRET}</p>`);
-  write(path.join(dir, 'public', 'docs', 'admin', 'index.html'), '<h1>Admin</h1><p>Sign in to read this page.</p>');
-  write(path.join(dir, 'members', 'docs', 'admin', 'index.html'), `<h1>Admin</h1><p>${ADMIN_TEXT}</p>`);
-  write(path.join(dir, 'members', ADMIN_CHUNK), ADMIN_TEXT);
-  // A page only a restricted page brings (a tag page): no public version exists.
-  write(path.join(dir, 'members', 'docs', 'tags', 'admin-only', 'index.html'), `<h1>Tagged</h1><p>${ADMIN_TEXT}</p>`);
-  // The search bundles (plugins/search): each holds the pages its readers may read.
-  write(path.join(dir, 'public', 'pagefind', 'pagefind-entry.json'), '{"pages": "public pages"}');
-  write(path.join(dir, 'members', 'pagefind', 'pagefind-entry.json'), '{"pages": "public and signed-in pages"}');
-  write(path.join(dir, 'members', '_portal', 'search', 'v1', 'pagefind', 'pagefind-entry.json'), `{"pages": "${ADMIN_TEXT}"}`);
-  write(path.join(dir, 'members', '_portal', 'search', 'v1', 'pagefind', 'fragment', 'en_admin.pf_fragment'), ADMIN_TEXT);
-  write(
-    path.join(dir, 'access-manifest.json'),
-    JSON.stringify({
-      version: 1,
-      baseUrl: '/',
+  const guidePage = (audience: string) => `<h1>Guide (${audience})</h1>`;
+  const mainChunk = (audience: string) => `/* main ${audience} */`;
+  await writeGateBuild(dir, {
+    both: {
+      'assets/js/shared.abcd.js': '/* the same in both builds */',
+      '_nginx/security-headers.conf': 'add_header X-Test 1;',
+    },
+    public: {
+      'docs/guide/index.html': guidePage('public'),
+      'assets/js/main.js': mainChunk('public'),
+      'assets/js/public-only.5678.js': '/* public chunk */',
+      'docs/ops/index.html': '<h1>Ops</h1><p>Sign in to read this page.</p>',
+      'docs/admin/index.html': '<h1>Admin</h1><p>Sign in to read this page.</p>',
+      // The search bundles (plugins/search): each holds the pages its readers may read.
+      'pagefind/pagefind-entry.json': '{"pages": "public pages"}',
+    },
+    members: {
+      'docs/guide/index.html': guidePage('members'),
+      'assets/js/main.js': mainChunk('members'),
+      'docs/ops/index.html': `<h1>Ops</h1><p>${SECRET}</p>`,
+      'docs/admin/index.html': `<h1>Admin</h1><p>${ADMIN_TEXT}</p>`,
+      [ADMIN_CHUNK.slice(1)]: ADMIN_TEXT,
+      // A page only a restricted page brings (a tag page): no public version exists.
+      'docs/tags/admin-only/index.html': `<h1>Tagged</h1><p>${ADMIN_TEXT}</p>`,
+      'pagefind/pagefind-entry.json': '{"pages": "public and signed-in pages"}',
+      '_portal/search/v1/pagefind/pagefind-entry.json': `{"pages": "${ADMIN_TEXT}"}`,
+      '_portal/search/v1/pagefind/fragment/en_admin.pf_fragment': ADMIN_TEXT,
+    },
+    manifest: {
       pages: [
         {route: '/docs/guide', source: 'docs/guide.md', title: 'Guide', rule: {kind: 'public'}, files: []},
         {route: '/docs/ops', source: 'docs/ops.md', title: 'Ops', rule: {kind: 'signed-in'}, files: ['docs/ops/index.html']},
@@ -199,9 +179,8 @@ beforeAll(async () => {
         'docs/tags/admin-only/index.html': [{kind: 'roles', roles: ['admin'], permissions: []}],
       },
       searchIndexes: [{dir: '_portal/search/v1', routes: ['/docs/admin']}],
-    }),
-  );
-  await writeFileIndex(dir);
+    },
+  });
   gate = await gateWith();
   origin = await gate.listen({port: 0, host: '127.0.0.1'});
 });
@@ -564,6 +543,57 @@ describe('gate server', () => {
     expect(badJson.statusCode).toBe(400);
     expect(badJson.body).not.toContain('script');
     expect(badJson.headers['cache-control']).toBe('no-store');
+  });
+
+  it("gives the answers node's parser and Fastify make before any route (431, 400, 413) the site's headers", async () => {
+    // Bytes on a socket: an HTTP client would refuse to send these requests.
+    const rawExchange = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const {hostname, port} = new URL(origin);
+        const socket = net.connect({host: hostname, port: Number(port)}, () => socket.end(request));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(answer) : reject(error)));
+      });
+    const headersOf = (answer: string) => {
+      const [head = ''] = answer.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      return {status: Number(statusLine.split(' ')[1]), headers, body: answer.slice(head.length + 4)};
+    };
+    const oversize = headersOf(
+      await rawExchange(`GET /docs/guide HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}<script>\r\n\r\n`),
+    );
+    const malformed = headersOf(await rawExchange('GET /<script> NOT-HTTP\r\n\r\n'));
+    const tooLarge = await gate.inject({
+      method: 'POST',
+      url: '/_portal/session',
+      headers: {host: 'localhost:3000', 'content-type': 'application/json'},
+      payload: JSON.stringify({accessToken: 'x'.repeat(200_000)}),
+    });
+    const answers = {
+      oversize,
+      malformed,
+      'body too large': {status: tooLarge.statusCode, headers: tooLarge.headers, body: tooLarge.body},
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([what, answer]) => [what, answer.status]))).toEqual({
+      oversize: 431,
+      malformed: 400,
+      'body too large': 413,
+    });
+    for (const [what, {headers, body}] of Object.entries(answers)) {
+      expect([
+        what,
+        headers['x-content-type-options'],
+        headers['content-security-policy'],
+        headers['cross-origin-resource-policy'],
+        headers['cache-control'],
+      ]).toEqual([what, 'nosniff', "default-src 'self'", 'same-origin', 'no-store']);
+      expect(body).not.toContain('script');
+    }
   });
 });
 
@@ -1236,6 +1266,30 @@ async function withLargeFile(copy: string, audience: 'public' | 'members'): Prom
 }
 
 describe('gate server: the build on disk after start', () => {
+  it('answers HEAD and a revalidation (304) from the index alone: a file gone from disk still gets them', async () => {
+    const copy = copyOfFixture('portal-gate-head-');
+    await writeFileIndex(copy);
+    const server = await gateWith({buildDir: copy});
+    try {
+      const guide = path.join(copy, 'public', 'docs', 'guide', 'index.html');
+      const size = statSync(guide).size;
+      // Gone before the first request: any answer that needed the bytes would have to fail.
+      rmSync(guide);
+      const head = await server.inject({method: 'HEAD', url: '/docs/guide'});
+      expect(head.statusCode).toBe(200);
+      expect(head.headers['content-length']).toBe(String(size));
+      expect(head.headers.etag).toMatch(/^"/);
+      const revalidated = await server.inject({url: '/docs/guide', headers: {'if-none-match': String(head.headers.etag)}});
+      expect(revalidated.statusCode).toBe(304);
+      expect(revalidated.headers.etag).toBe(head.headers.etag);
+      // A GET that needs the body does go to the disk, and finds the file gone.
+      expect((await server.inject({url: '/docs/guide'})).statusCode).toBe(500);
+    } finally {
+      await server.close();
+      rmSync(copy, {recursive: true, force: true});
+    }
+  });
+
   it('refuses (500, no body, logged) a file changed in place, even with its size and time kept; serves the rest', async () => {
     const copy = copyOfFixture('portal-gate-changed-');
     await writeFileIndex(copy);

@@ -6,7 +6,8 @@
  * - src/ (the site's browser and shared code, the access rules among them)
  *   imports no other folder;
  * - plugins/ (the build's Docusaurus plugins) imports src/ only;
- * - server/ (the gate, shipped alone in build/server) imports src/ only;
+ * - server/ (the gate, shipped alone in build/server: so it never loads
+ *   tooling or build plugins) imports src/ only;
  * - scripts/ (tooling: build, checks, benches, the local provider) may import
  *   any of them.
  *
@@ -28,13 +29,6 @@ const ALLOWED_IMPORTS: Record<string, readonly string[]> = {
   server: ['src'],
   scripts: ['src', 'plugins', 'server'],
 };
-
-/**
- * Imports that break the directions above today, each with the reason it is
- * still here. The local provider is being moved out of the gate's start
- * (issue 29: it starts from its own script); delete this entry then.
- */
-const KNOWN_EXCEPTIONS: readonly string[] = ['server/main.ts → scripts/local-provider/server'];
 
 const FOLDERS = Object.keys(ALLOWED_IMPORTS);
 const MODULE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
@@ -98,14 +92,8 @@ describe('imports between top-level folders', () => {
   it('follow the allowed directions only', () => {
     const wrong = imports
       .filter(({from, to}) => !(ALLOWED_IMPORTS[from] ?? []).includes(to))
-      .map(({file, imported}) => `${file} → ${imported}`)
-      .filter((line) => !KNOWN_EXCEPTIONS.includes(line));
+      .map(({file, imported}) => `${file} → ${imported}`);
     expect(wrong).toEqual([]);
-  });
-
-  it('lists only exceptions that still exist', () => {
-    const present = new Set(imports.map(({file, imported}) => `${file} → ${imported}`));
-    expect(KNOWN_EXCEPTIONS.filter((line) => !present.has(line))).toEqual([]);
   });
 
   it('are read from the modules (the check sees the imports it judges)', () => {

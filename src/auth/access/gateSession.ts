@@ -1,5 +1,5 @@
 /**
- * The browser's side of the gate server (server/gate.ts): after sign-in and
+ * The browser's side of the gate server (server/routes/session.ts): after sign-in and
  * after every token refresh, hand the access token to the gate so it can set
  * (and renew) its HttpOnly session cookie; on sign-out, ask it to delete the
  * cookie. The gate marks the pages it serves with a readable `portal_gate`
