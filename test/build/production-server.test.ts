@@ -230,6 +230,8 @@ describe('the production entry on production dependencies', () => {
     const keyEndpoint = await startKeyEndpoint();
     const gate = await startGate(keyEndpoint, {PORTAL_WORKERS: '2'});
     try {
+      // The first worker answers health checks before the second listens (seconds apart on a loaded machine).
+      await gate.logged(/serving build\/public[\s\S]*serving build\/public/);
       let session = await postSession(gate.url, await sign({role: 'admin'}));
       for (let attempt = 0; attempt < 100 && session.status === 503; attempt += 1) {
         // A worker whose keys have not arrived yet says so; ask again.
