@@ -195,19 +195,24 @@ function withoutHighlighting(articleHtml: string): string {
   );
 }
 
+/** A built page's `<article>`, all of the page that its Markdown is made from. */
+export function articleOf(pageHtml: string): string {
+  const start = pageHtml.indexOf(ARTICLE_START);
+  const end = pageHtml.indexOf(ARTICLE_END, start);
+  if (start < 0 || end < 0) {
+    throw new Error('agent-docs: the page has no <article>');
+  }
+  return pageHtml.slice(start, end + ARTICLE_END.length);
+}
+
 /**
  * The Markdown of the doc's text in a built page: the `.theme-doc-markdown`
  * element of its `<article>`. Only the article is parsed (the page's
  * navigation, sidebar and scripts are most of its bytes).
  */
 export function articleMarkdown(pageHtml: string, diagrams: string[] = []): string {
-  const start = pageHtml.indexOf(ARTICLE_START);
-  const end = pageHtml.indexOf(ARTICLE_END, start);
-  if (start < 0 || end < 0) {
-    throw new Error('agent-docs: the page has no <article>');
-  }
   shared ??= createService();
-  const {html, placed} = withDiagrams(withoutHighlighting(pageHtml.slice(start, end + ARTICLE_END.length)), diagrams);
+  const {html, placed} = withDiagrams(withoutHighlighting(articleOf(pageHtml)), diagrams);
   const markdown = shared
     .turndown(html)
     .replace(/\n{3,}/g, '\n\n')
