@@ -113,7 +113,13 @@ export function agentDocsPlugin({
           const rule = ruleOf.get(doc.route);
           const shownInFull = audience === 'members' || (rule !== undefined && !isRestricted(rule));
           const diagrams = shownInFull ? mermaidDiagrams(readFileSync(doc.source, 'utf8')) : [];
-          const key = conversionKey({title: doc.title, description: doc.ownDescription, articleHtml: articleOf(html), diagrams});
+          const key = conversionKey({
+            route: doc.route,
+            title: doc.title,
+            description: doc.ownDescription,
+            articleHtml: articleOf(html),
+            diagrams,
+          });
           let markdown = reused.get(key);
           if (markdown === undefined) {
             markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html, diagrams});

@@ -25,17 +25,24 @@
 import {createHash} from 'node:crypto';
 import {existsSync, readFileSync, writeFileSync} from 'node:fs';
 
-/** What a page's Markdown is made from: `pageMarkdown`'s input, with the page reduced to its article. */
+/**
+ * What a page's Markdown is made from: `pageMarkdown`'s input, with the page
+ * reduced to its article. The route too, although today's Markdown does not
+ * depend on it (the same page has the same route in both builds, so reuse
+ * loses nothing), so that a converter that resolves links against the page
+ * cannot be handed another page's Markdown.
+ */
 export interface ConversionInput {
+  route: string;
   title: string;
   description?: string;
   articleHtml: string;
   diagrams: string[];
 }
 
-export function conversionKey({title, description, articleHtml, diagrams}: ConversionInput): string {
+export function conversionKey({route, title, description, articleHtml, diagrams}: ConversionInput): string {
   return createHash('sha256')
-    .update(JSON.stringify([title, description ?? null, diagrams, articleHtml]))
+    .update(JSON.stringify([route, title, description ?? null, diagrams, articleHtml]))
     .digest('base64url');
 }
 
