@@ -34,7 +34,7 @@ import {ROLE_RESTRICTED_DESCRIPTION} from '../access/plugin';
 import type {SearchIndexVariant} from '../access/searchIndexes';
 import {htmlOf, searchBundles} from '../search';
 import {llmsFiles, sidebarSections, type ListedPage, type Section} from './llms';
-import {articleOf, mermaidDiagrams, pageMarkdown} from './markdown';
+import {articleOfBytes, mermaidDiagrams, pageMarkdown} from './markdown';
 import {conversionKey, readConversions, writeConversions, type Conversions} from './reuse';
 
 export const AGENT_DOCS_PLUGIN_NAME = 'portal-agent-docs';
@@ -108,7 +108,8 @@ export function agentDocsPlugin({
         const keepForMembers = reuseFile !== undefined && audience === 'public';
         let reusedPages = 0;
         for (const doc of docs) {
-          const html = readFileSync(path.join(outDir, htmlOf(outDir, baseUrl, doc.route)), 'utf8');
+          // The article is all the Markdown is made from (an article is its own page to pageMarkdown).
+          const article = articleOfBytes(readFileSync(path.join(outDir, htmlOf(outDir, baseUrl, doc.route))));
           // A withheld page's source is never read: its Markdown is its placeholder's.
           const rule = ruleOf.get(doc.route);
           const shownInFull = audience === 'members' || (rule !== undefined && !isRestricted(rule));
@@ -117,12 +118,12 @@ export function agentDocsPlugin({
             route: doc.route,
             title: doc.title,
             description: doc.ownDescription,
-            articleHtml: articleOf(html),
+            articleHtml: article,
             diagrams,
           });
           let markdown = reused.get(key);
           if (markdown === undefined) {
-            markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html, diagrams});
+            markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html: article, diagrams});
           } else {
             reusedPages++;
           }
