@@ -133,11 +133,11 @@ const config = {
       variants: readerVariants,
     }),
     // Every page as Markdown and llms.txt per reader set, for coding agents: plugins/agent-docs.
-    agentDocsPlugin({
-      pages: accessPages,
-      audience,
-      variants: readerVariants,
-    }),
+    // PORTAL_AGENT_DOCS_REUSE is set by scripts/build.ts; PORTAL_BENCH_WITHOUT_AGENT_DOCS=1 only
+    // for timing a build without these outputs (bench/README.md: the build is then not servable).
+    ...(process.env.PORTAL_BENCH_WITHOUT_AGENT_DOCS === '1'
+      ? []
+      : [agentDocsPlugin({pages: accessPages, audience, variants: readerVariants, reuseFile: process.env.PORTAL_AGENT_DOCS_REUSE})]),
   ],
 
   themes: ['@docusaurus/theme-mermaid'],

@@ -20,12 +20,16 @@
  * first. The leak check then proves it, and fails when the members build
  * lacks any page's words. One after the other: each uses both cores (the
  * bundler's threads, the page rendering's worker threads), and two at once
- * would add their memory for no gain in time.
+ * would add their memory for no gain in time. The one thing passed from the
+ * public build to the members build is its pages' Markdown, for the pages
+ * that render alike in both (plugins/agent-docs/reuse.ts says why that
+ * cannot carry members' text the other way).
  *
  * It takes no arguments (both builds are configured by the environment).
  */
 import {spawn, spawnSync} from 'node:child_process';
-import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import path from 'node:path';
 import {inspect} from 'node:util';
 import {Worker} from 'node:worker_threads';
@@ -45,6 +49,14 @@ rmSync(BUILD, {recursive: true, force: true});
 
 const manifest = path.join(BUILD, 'access-manifest.json');
 
+// The public build's page conversions, for the members build to reuse
+// (plugins/agent-docs/reuse.ts): a folder of this run's own, removed on exit.
+const agentDocsReuse = mkdtempSync(path.join(tmpdir(), 'portal-agent-docs-'));
+process.on('exit', () => rmSync(agentDocsReuse, {recursive: true, force: true}));
+
+/** Bench only (bench/README.md): a build without the agent docs, to time what they add; not servable. */
+const withoutAgentDocs = process.env.PORTAL_BENCH_WITHOUT_AGENT_DOCS === '1';
+
 function stop(message: string, status = 1): never {
   console.error(message);
   process.exit(status);
@@ -62,7 +74,12 @@ const DOCUSAURUS = path.join(ROOT, 'node_modules', '.bin', 'docusaurus');
 function buildAudience(audience: 'public' | 'members', outDir: string): Promise<void> {
   const child = spawn(DOCUSAURUS, ['build', '--out-dir', outDir], {
     cwd: ROOT,
-    env: {...process.env, PORTAL_AUDIENCE: audience, PORTAL_ACCESS_MANIFEST: manifest},
+    env: {
+      ...process.env,
+      PORTAL_AUDIENCE: audience,
+      PORTAL_ACCESS_MANIFEST: manifest,
+      PORTAL_AGENT_DOCS_REUSE: path.join(agentDocsReuse, 'public-conversions.json'),
+    },
     stdio: 'inherit',
   });
   return new Promise((resolve) => {
@@ -92,7 +109,12 @@ async function buildAudiences(): Promise<void> {
   // plugins/access/placement.ts): each must exist now, or the gate would
   // have a rule for nothing and the page's Markdown would be missing.
   const listed = (JSON.parse(readFileSync(manifest, 'utf8')) as AccessManifest).pages.flatMap((page) => page.files);
-  const missing = listed.filter((file) => !existsSync(path.join(BUILD, 'members', ...file.split('/'))));
+  const missing = listed.filter(
+    (file) => !existsSync(path.join(BUILD, 'members', ...file.split('/'))) && !(withoutAgentDocs && file.endsWith('.md')),
+  );
+  if (withoutAgentDocs) {
+    console.warn('[build] PORTAL_BENCH_WITHOUT_AGENT_DOCS=1: no Markdown or llms files; a build to time, not to serve');
+  }
   if (missing.length > 0) {
     stop(`[build] the access manifest lists files the members build lacks: ${missing.join(', ')}`);
   }

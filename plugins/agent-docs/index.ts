@@ -9,7 +9,9 @@
  *   writes every page too: its public pages' Markdown is what its
  *   `llms-full.txt` concatenates, and a public page can render differently
  *   for members (a list of pages with their descriptions); the gate serves
- *   the public build's copy whenever the bytes are the same (server/decide.ts);
+ *   the public build's copy whenever the bytes are the same (server/decide.ts).
+ *   A page whose article renders alike in both builds is converted once:
+ *   the members build reuses the public build's Markdown (./reuse.ts);
  * - `llms.txt` and `llms-full.txt` (./llms.ts) for each reader set: the
  *   same sets as the search bundles (plugins/search: the build's root for
  *   its least-privileged reader, one folder per role variant in the members
@@ -32,7 +34,8 @@ import {ROLE_RESTRICTED_DESCRIPTION} from '../access/plugin';
 import type {SearchIndexVariant} from '../access/searchIndexes';
 import {htmlOf, searchBundles} from '../search';
 import {llmsFiles, sidebarSections, type ListedPage, type Section} from './llms';
-import {mermaidDiagrams, pageMarkdown, withheldPageMarkdown} from './markdown';
+import {articleOfBytes, mermaidDiagrams, pageMarkdown, withheldPageMarkdown} from './markdown';
+import {conversionKey, readConversions, routesDigest, writeConversions, type Conversions} from './reuse';
 
 export const AGENT_DOCS_PLUGIN_NAME = 'portal-agent-docs';
 
@@ -52,7 +55,18 @@ function writeFile(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
-export function agentDocsPlugin({pages, audience, variants}: {pages: AccessPage[]; audience: Audience; variants: SearchIndexVariant[]}) {
+export function agentDocsPlugin({
+  pages,
+  audience,
+  variants,
+  reuseFile,
+}: {
+  pages: AccessPage[];
+  audience: Audience;
+  variants: SearchIndexVariant[];
+  /** Where the public build leaves its conversions for the members build of the same run (./reuse.ts); none: every page is converted. */
+  reuseFile?: string;
+}) {
   return function agentDocs(context: LoadContext): Plugin {
     const {baseUrl, title: siteTitle, tagline} = context.siteConfig;
     let docs: DocPage[] = [];
@@ -89,13 +103,36 @@ export function agentDocsPlugin({pages, audience, variants}: {pages: AccessPage[
         const listed = new Map<string, ListedPage>();
         const ruleOf = new Map(pages.map((page) => [page.route, page.rule]));
         const docRoutes = new Set(docs.map((doc) => doc.route));
+        const docRoutesDigest = routesDigest(docRoutes);
+        // The members build reuses what the public build converted; the public build keeps its own for it.
+        const reused: Conversions = reuseFile && audience === 'members' ? readConversions(reuseFile) : new Map();
+        const keptForMembers: Conversions = new Map();
+        const keepForMembers = reuseFile !== undefined && audience === 'public';
+        let reusedPages = 0;
         for (const doc of docs) {
-          const html = readFileSync(path.join(outDir, htmlOf(outDir, baseUrl, doc.route)), 'utf8');
+          // The article is all the Markdown is made from (an article is its own page to pageMarkdown).
+          const article = articleOfBytes(readFileSync(path.join(outDir, htmlOf(outDir, baseUrl, doc.route))));
           // A withheld page's source is never read: its Markdown is its placeholder's.
           const rule = ruleOf.get(doc.route);
           const shownInFull = audience === 'members' || (rule !== undefined && !isRestricted(rule));
           const diagrams = shownInFull ? mermaidDiagrams(readFileSync(doc.source, 'utf8')) : [];
-          const markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html, diagrams, docRoutes});
+          const key = conversionKey({
+            route: doc.route,
+            title: doc.title,
+            description: doc.ownDescription,
+            articleHtml: article,
+            diagrams,
+            docRoutesDigest,
+          });
+          let markdown = reused.get(key);
+          if (markdown === undefined) {
+            markdown = pageMarkdown({title: doc.title, description: doc.ownDescription, html: article, diagrams, docRoutes});
+          } else {
+            reusedPages++;
+          }
+          if (keepForMembers) {
+            keptForMembers.set(key, markdown);
+          }
           writeFile(path.join(outDir, markdownFileFor(doc.route, baseUrl)), markdown);
           // What a member without a role page's role gets for its Markdown (server/decide.ts).
           const withheld = audience === 'members' && rule?.kind === 'roles' ? withheldPageMarkdown({title: doc.title, rule}) : null;
@@ -103,6 +140,9 @@ export function agentDocsPlugin({pages, audience, variants}: {pages: AccessPage[
             writeFile(path.join(outDir, withheldMarkdownFileFor(markdownFileFor(doc.route, baseUrl))), withheld);
           }
           listed.set(doc.route, {route: doc.route, title: doc.title, description: doc.description, markdown});
+        }
+        if (keepForMembers) {
+          writeConversions(reuseFile, keptForMembers);
         }
         const readerSets = searchBundles(pages, audience, variants);
         for (const {dir, routes} of readerSets) {
@@ -114,7 +154,8 @@ export function agentDocsPlugin({pages, audience, variants}: {pages: AccessPage[
         // too: other plugins' postBuild (the search indexing) runs at the same time.
         const cpu = process.cpuUsage(cpuBefore);
         console.log(
-          `[agent-docs] ${audience}: ${docs.length} pages as Markdown, ${readerSets.length} llms.txt pair(s) in ` +
+          `[agent-docs] ${audience}: ${docs.length} pages as Markdown (${reusedPages} reused from the public build), ` +
+            `${readerSets.length} llms.txt pair(s) in ` +
             `${((performance.now() - started) / 1000).toFixed(2)} s (${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU)`,
         );
       },
