@@ -613,7 +613,7 @@ export const AWS_ACCOUNTS: AwsAccount[] = [
     id: '444455556666',
     profile: 'acme-shared',
     holds:
-      'The ECR repositories (one per service) and the Terraform state of every stack: the bucket `acme-terraform-state` and its lock table `acme-terraform-locks`. No environment runs here.',
+      'The ECR repositories (one per service) and the Terraform state of every stack: the bucket `acme-terraform-state`, which holds each stack’s state file and, next to it, its lock file (`<key>.tflock`). No environment runs here.',
   },
   {
     name: 'dev',
@@ -642,7 +642,7 @@ export const AWS_ACCESS: AwsAccess[] = [
     kind: 'permission set',
     holders: 'Every backend engineer, from the access checklist of the introduction.',
     rights:
-      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. The Terraform state is reached cross-account with the role of the stack’s own account (`AWS_PROFILE=acme-dev` for dev): the bucket `acme-terraform-state` and the lock table `acme-terraform-locks` in shared let this role of every account read the state files and write the lock table, so a local plan of any stack can take the state lock, and let the role of dev also write the dev stack’s state file, so a dev apply can save it. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
+      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. The Terraform state is reached cross-account with the role of the stack’s own account (`AWS_PROFILE=acme-dev` for dev): the policy of the bucket `acme-terraform-state` in shared lets this role of every account read the state files and write and delete the lock files (`*.tflock`), so a local plan of any stack can take the state lock, and let the role of dev also write the dev stack’s state file, so a dev apply can save it. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
   },
   {
     name: 'secrets-<team>',
@@ -675,7 +675,7 @@ export const AWS_ACCESS: AwsAccess[] = [
     kind: 'workflow role',
     holders: 'The Terraform workflow of `acme-backend`, through GitHub OIDC, per GitHub environment.',
     rights:
-      'Plan and apply the stack of its account. In shared, where every stack’s state lives: read and write its own stack’s state file in `acme-terraform-state` and its lock in `acme-terraform-locks`, and read the shared stack’s state (for the ECR repository URLs).',
+      'Plan and apply the stack of its account. In shared, where every stack’s state lives: read and write its own stack’s state file and lock file (`<key>.tflock`) in `acme-terraform-state`, and read the shared stack’s state (for the ECR repository URLs).',
   },
 ];
 
