@@ -15,7 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {AuthConfigError, LOCAL_CLIENT_ID, providerOrigin, readAuthSettings} from '../src/auth/config';
 import type {LogLevel, TrustProxy} from './gate';
-import {EXPECTED, MAX_PROXY_HOPS, readGateEnv, type GateEnv} from './settingsSchema';
+import {isLocalHost} from './localHost';
+import {EXPECTED, MAX_PROXY_HOPS, MIN_PROXY_PREFIX, readGateEnv, type GateEnv} from './settingsSchema';
 import {MIN_SECRET_BYTES} from './session';
 
 type Env = Record<string, string | undefined>;
@@ -78,7 +79,8 @@ function readTrustProxy(raw: string | undefined): TrustProxy {
     const [ip, prefix, ...rest] = address.split('/');
     const version = isIP(ip ?? '');
     const maxPrefix = version === 4 ? 32 : 128;
-    if (version === 0 || rest.length > 0 || (prefix !== undefined && (!/^\d+$/.test(prefix) || Number(prefix) > maxPrefix))) {
+    const badPrefix = prefix !== undefined && (!/^\d+$/.test(prefix) || Number(prefix) > maxPrefix || Number(prefix) < MIN_PROXY_PREFIX);
+    if (version === 0 || rest.length > 0 || badPrefix) {
       throw invalid();
     }
   }
@@ -174,6 +176,14 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
     jwksUrl = new URL(gateEnv.PORTAL_JWKS_URL ?? `${origin}/sso/jwks/${auth.clientId}`);
   } catch {
     throw new AuthConfigError('PORTAL_JWKS_URL', gateEnv.PORTAL_JWKS_URL ?? '', EXPECTED.PORTAL_JWKS_URL);
+  }
+  // The keys decide every session: whoever can answer this URL can mint any role. Plain http only to this machine.
+  if (
+    gateEnv.PORTAL_JWKS_URL !== undefined &&
+    jwksUrl.protocol !== 'https:' &&
+    !(jwksUrl.protocol === 'http:' && isLocalHost(jwksUrl.hostname))
+  ) {
+    throw new AuthConfigError('PORTAL_JWKS_URL', gateEnv.PORTAL_JWKS_URL, EXPECTED.PORTAL_JWKS_URL);
   }
   // WorkOS session tokens name the environment's client in `iss`
   // (https://<api host>/user_management/<client id>); its reference example

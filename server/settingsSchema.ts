@@ -15,6 +15,12 @@ export const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Most proxies in front of the gate TRUST_PROXY may count. */
 export const MAX_PROXY_HOPS = 10;
+/**
+ * The widest CIDR range TRUST_PROXY may name (IPv4 and IPv6 alike): a wider
+ * one, or a few that cover every address, would let any client write its own
+ * X-Forwarded-For and X-Forwarded-Host (rate limit, MCP host check).
+ */
+export const MIN_PROXY_PREFIX = 8;
 
 /** Bounds of PORTAL_SESSION_MAX_AGE: at least a minute (the SDK's refresh must have time to renew it), at most a day. */
 const SESSION_MAX_AGE_RANGE_S = [60, 24 * 60 * 60] as const;
@@ -43,10 +49,10 @@ export const EXPECTED: Record<keyof GateEnv, string> = {
   PORT: 'a port number from 1 to 65535',
   HOST: 'a host name or address to listen on',
   BUILD_DIR: 'a folder',
-  PORTAL_JWKS_URL: 'an absolute URL',
+  PORTAL_JWKS_URL: 'an absolute https URL (http only on localhost)',
   PORTAL_TOKEN_ISSUER: 'issuer URLs, comma-separated',
   PORTAL_ANY_USER_IS_MEMBER: '"true" or "false"',
-  TRUST_PROXY: `"false", "true" (one proxy), a number of proxy hops from 1 to ${MAX_PROXY_HOPS}, or the proxies' addresses or CIDR ranges, comma-separated`,
+  TRUST_PROXY: `"false", "true" (one proxy), a number of proxy hops from 1 to ${MAX_PROXY_HOPS}, or the proxies' addresses or CIDR ranges (/${MIN_PROXY_PREFIX} or narrower), comma-separated`,
   PORTAL_PUBLIC_ORIGIN: 'the origin(s) readers use, comma-separated, e.g. https://docs.example.com',
   SITE_URL: 'the origin(s) readers use, comma-separated, e.g. https://docs.example.com',
   PORTAL_LOG_LEVEL: LOG_LEVELS.join(', '),

@@ -58,6 +58,14 @@ describe('gate settings', () => {
     ['a bad TRUST_PROXY', {TRUST_PROXY: 'yes'}, /TRUST_PROXY/],
     ['a TRUST_PROXY hop count of 0', {TRUST_PROXY: '0'}, /^Invalid TRUST_PROXY=/],
     ['a TRUST_PROXY range that is not a CIDR', {TRUST_PROXY: '10.0.0.0/40'}, /^Invalid TRUST_PROXY=/],
+    ['a TRUST_PROXY range that trusts every address', {TRUST_PROXY: '0.0.0.0/0'}, /^Invalid TRUST_PROXY=/],
+    [
+      'TRUST_PROXY ranges that cover every address in halves',
+      {TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1,::/1,8000::/1'},
+      /^Invalid TRUST_PROXY=/,
+    ],
+    ['a JWKS URL over plain http to another host', {PORTAL_JWKS_URL: 'http://keys.example.com/jwks'}, /^Invalid PORTAL_JWKS_URL=/],
+    ['a JWKS URL that is a file', {PORTAL_JWKS_URL: 'file:///etc/keys.json'}, /^Invalid PORTAL_JWKS_URL=/],
     [
       'a PORTAL_PUBLIC_ORIGIN that is not an origin',
       {PORTAL_PUBLIC_ORIGIN: 'https://docs.example.com/docs/'},
@@ -121,6 +129,13 @@ describe('gate settings', () => {
     expect(readGateSettings({TRUST_PROXY: 'true'}, '/').trustProxy).toBe(1);
     expect(readGateSettings({TRUST_PROXY: '2'}, '/').trustProxy).toBe(2);
     expect(readGateSettings({TRUST_PROXY: '10.0.0.0/8, ::1'}, '/').trustProxy).toEqual(['10.0.0.0/8', '::1']);
+  });
+
+  it('fetches the provider keys over https, or plain http only from this machine', () => {
+    expect(readGateSettings({PORTAL_JWKS_URL: 'https://keys.example.com/jwks'}, '/').jwksUrl.href).toBe('https://keys.example.com/jwks');
+    expect(readGateSettings({PORTAL_JWKS_URL: 'http://127.0.0.1:4010/sso/jwks/x'}, '/').jwksUrl.href).toBe(
+      'http://127.0.0.1:4010/sso/jwks/x',
+    );
   });
 
   it('takes the public origin from PORTAL_PUBLIC_ORIGIN, else SITE_URL, else localhost on the port', () => {
