@@ -743,31 +743,31 @@ export interface MetricFact {
 export const METRICS: MetricFact[] = [
   {
     name: 'RequestCount',
-    namespace: 'Acme/Services (Environment, Service)',
+    namespace: 'Acme/Services (Service)',
     unit: 'Count',
     source: 'A metric filter on the request log line of `@acme/middleware`.',
   },
   {
     name: 'ServerErrorCount',
-    namespace: 'Acme/Services (Environment, Service)',
+    namespace: 'Acme/Services (Service)',
     unit: 'Count',
     source: 'The same log lines with a status of 500 or more.',
   },
   {
     name: 'RequestDuration',
-    namespace: 'Acme/Services (Environment, Service)',
+    namespace: 'Acme/Services (Service)',
     unit: 'Milliseconds',
     source: 'The duration of the same log lines; read it as p50, p95 or p99.',
   },
   {
     name: 'QueueWaiting',
-    namespace: 'Acme/Queues (Environment, Queue)',
+    namespace: 'Acme/Queues (Queue)',
     unit: 'Count',
     source: 'The `queue.stats` line each worker service logs once a minute per queue it reads.',
   },
   {
     name: 'QueueFailed',
-    namespace: 'Acme/Queues (Environment, Queue)',
+    namespace: 'Acme/Queues (Queue)',
     unit: 'Count',
     source: 'The same `queue.stats` line: jobs in the failed set.',
   },
