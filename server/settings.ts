@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {AuthConfigError, LOCAL_CLIENT_ID, providerOrigin, readAuthSettings} from '../src/auth/config';
 import type {LogLevel, TrustProxy} from './gate';
-import {isLocalHost} from './localHost';
+import {isHttpsOrLocal} from './localHost';
 import {EXPECTED, MAX_PROXY_HOPS, MIN_PROXY_PREFIX, readGateEnv, type GateEnv} from './settingsSchema';
 import {MIN_SECRET_BYTES} from './session';
 
@@ -149,12 +149,12 @@ function readPublicOrigins(gateEnv: GateEnv): string[] {
   });
 }
 
-/** PORTAL_AUTHORIZATION_SERVER: absolute https URLs (http only on localhost), without a trailing slash. */
+/** PORTAL_AUTHORIZATION_SERVER: absolute https URLs (http only to this machine), without a trailing slash. */
 function readAuthorizationServers(raw: string | undefined): string[] {
   return list(raw).map((value) => {
     try {
       const url = new URL(value);
-      if (url.protocol !== 'https:' && !(url.protocol === 'http:' && url.hostname === 'localhost')) {
+      if (!isHttpsOrLocal(url)) {
         throw new Error('not https');
       }
       return url.href.replace(/\/$/, '');
@@ -178,11 +178,7 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
     throw new AuthConfigError('PORTAL_JWKS_URL', gateEnv.PORTAL_JWKS_URL ?? '', EXPECTED.PORTAL_JWKS_URL);
   }
   // The keys decide every session: whoever can answer this URL can mint any role. Plain http only to this machine.
-  if (
-    gateEnv.PORTAL_JWKS_URL !== undefined &&
-    jwksUrl.protocol !== 'https:' &&
-    !(jwksUrl.protocol === 'http:' && isLocalHost(jwksUrl.hostname))
-  ) {
+  if (gateEnv.PORTAL_JWKS_URL !== undefined && !isHttpsOrLocal(jwksUrl)) {
     throw new AuthConfigError('PORTAL_JWKS_URL', gateEnv.PORTAL_JWKS_URL, EXPECTED.PORTAL_JWKS_URL);
   }
   // WorkOS session tokens name the environment's client in `iss`

@@ -49,7 +49,7 @@ export const EXPECTED: Record<keyof GateEnv, string> = {
   PORT: 'a port number from 1 to 65535',
   HOST: 'a host name or address to listen on',
   BUILD_DIR: 'a folder',
-  PORTAL_JWKS_URL: 'an absolute https URL (http only on localhost)',
+  PORTAL_JWKS_URL: 'an absolute https URL (plain http only to localhost, 127.0.0.1 or [::1])',
   PORTAL_TOKEN_ISSUER: 'issuer URLs, comma-separated',
   PORTAL_ANY_USER_IS_MEMBER: '"true" or "false"',
   TRUST_PROXY: `"false", "true" (one proxy), a number of proxy hops from 1 to ${MAX_PROXY_HOPS}, or the proxies' addresses or CIDR ranges (/${MIN_PROXY_PREFIX} or narrower), comma-separated`,
@@ -59,7 +59,8 @@ export const EXPECTED: Record<keyof GateEnv, string> = {
   PORTAL_WORKERS: '"auto" (one per CPU) or a number from 1 to 64',
   PORTAL_SESSION_SECRET: `a random secret of at least ${MIN_SECRET_BYTES} characters (e.g. "openssl rand -base64 48"), the same on every replica`,
   PORTAL_SESSION_SECRET_PREVIOUS: `secrets of at least ${MIN_SECRET_BYTES} characters, comma-separated`,
-  PORTAL_AUTHORIZATION_SERVER: 'absolute https URLs (comma-separated), e.g. your AuthKit domain',
+  PORTAL_AUTHORIZATION_SERVER:
+    'absolute https URLs (comma-separated; plain http only to localhost, 127.0.0.1 or [::1]), e.g. your AuthKit domain',
   PORTAL_SESSION_MAX_AGE: `a number of seconds from ${SESSION_MAX_AGE_RANGE_S[0]} to ${SESSION_MAX_AGE_RANGE_S[1]}`,
 };
 

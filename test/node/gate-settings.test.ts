@@ -34,6 +34,9 @@ describe('gate settings', () => {
     expect(() => readGateSettings({...production, PORTAL_AUTHORIZATION_SERVER: 'http://acme.example'}, '/')).toThrow(
       /PORTAL_AUTHORIZATION_SERVER/,
     );
+    // Plain http to this machine is trusted as the signing keys' URL is: by the same rule.
+    const loopback = readGateSettings({...production, PORTAL_AUTHORIZATION_SERVER: 'http://127.0.0.1:4010'}, '/');
+    expect(loopback.authorizationServers).toEqual(['http://127.0.0.1:4010']);
   });
 
   it('uses the local provider with a random per-process secret when no client id is set', () => {
