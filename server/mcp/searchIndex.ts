@@ -78,32 +78,46 @@ export function linksOfLlmsIndex(text: string): {title: string; markdownUrl: str
   return links;
 }
 
+/** Markdown's lines, each with whether it belongs to fenced code (its fence lines included) and where it starts. */
+function* linesOf(markdown: string): Generator<{line: string; start: number; inFence: boolean}> {
+  let fence: string | null = null;
+  let offset = 0;
+  for (const line of markdown.split('\n')) {
+    const start = offset;
+    offset += line.length + 1;
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker !== undefined && (fence === null || marker.startsWith(fence))) {
+      // A fence opens, or closes with a marker of its kind at least as long.
+      fence = fence === null ? marker : null;
+      yield {line, start, inFence: true};
+    } else {
+      yield {line, start, inFence: fence !== null};
+    }
+  }
+}
+
 /** Sections of a Markdown page: split at headings (levels 1 to 3) outside fenced code; `start`/`end` delimit the text under the heading. */
 export function sectionsOf(markdown: string): {heading: string; start: number; end: number}[] {
   const sections: {heading: string; start: number; end: number}[] = [];
   let current = {heading: '', start: 0};
-  let fence: string | null = null;
-  let offset = 0;
-  for (const line of markdown.split('\n')) {
-    const lineStart = offset;
-    offset += line.length + 1;
-    const fenceMatch = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (fenceMatch?.[1]) {
-      const marker = fenceMatch[1];
-      if (fence === null) {
-        fence = marker;
-      } else if (marker.startsWith(fence)) {
-        fence = null;
-      }
-    }
-    const heading = fence === null ? /^(#{1,3})\s+(.*)$/.exec(line) : null;
+  for (const {line, start, inFence} of linesOf(markdown)) {
+    const heading = inFence ? null : /^(#{1,3})\s+(.*)$/.exec(line);
     if (heading) {
-      sections.push({...current, end: lineStart});
-      current = {heading: (heading[2] ?? '').replace(/\s+#+\s*$/, '').trim(), start: offset};
+      sections.push({...current, end: start});
+      current = {heading: (heading[2] ?? '').replace(/\s+#+\s*$/, '').trim(), start: start + line.length + 1};
     }
   }
   sections.push({...current, end: markdown.length});
   return sections.filter((section) => section.heading !== '' || markdown.slice(section.start, section.end).trim() !== '');
+}
+
+/** The text to cut a snippet from: its prose (fenced code left out) when a query term is there, else all of it. */
+export function snippetSource(text: string, queryTerms: string[]): string {
+  const prose = [...linesOf(text)]
+    .filter((line) => !line.inFence)
+    .map((line) => line.line)
+    .join('\n');
+  return termsOf(prose).some((word) => queryTerms.some((term) => word.startsWith(term))) ? prose : text;
 }
 
 /** About SNIPPET_CHARS characters of `text` around the first query term found in it (whitespace collapsed). */
@@ -407,7 +421,7 @@ export function createReaderSearch(files: ReaderFiles, maxReaderSets = DEFAULT_M
           url: document.url,
           markdownUrl: document.markdownUrl,
           ...(section.heading && section.heading !== document.title ? {section: section.heading} : {}),
-          snippet: snippetOf(section.text.trim() === '' ? document.description : section.text, queryTerms),
+          snippet: snippetOf(snippetSource(section.text.trim() === '' ? document.description : section.text, queryTerms), queryTerms),
         });
         if (results.length >= limit) {
           break;

@@ -76,3 +76,23 @@ it('cuts the snippet from the page’s section where the query’s words are, an
   expect(first).toMatchObject({title: 'alpha', url: '/docs/alpha', markdownUrl: '/docs/alpha.md', section: 'Otters'});
   expect(first?.snippet).toBe('Otter otter otter lives by the river.');
 });
+
+it('cuts the snippet from prose, not from a code block, when the query’s words are in both', async () => {
+  const page = [
+    '# Delta',
+    '',
+    '```mermaid',
+    'flowchart LR',
+    '  gateway --> queue',
+    '```',
+    '',
+    'The gateway puts each job on the queue.',
+    '',
+  ].join('\n');
+  const search = createReaderSearch(readerFiles({'/docs/delta.md': page}, '').files);
+  const [first] = await search.search('public', null, 'gateway queue', 1);
+  expect(first?.snippet).toBe('The gateway puts each job on the queue.');
+  // Words found only in code still get a snippet, from the code.
+  const [onlyInCode] = await search.search('public', null, 'flowchart', 1);
+  expect(onlyInCode?.snippet).toContain('flowchart LR');
+});
