@@ -15,7 +15,9 @@
  *   build only, so it holds nothing but what the public build itself
  *   converted (exactly its own `.md` files' text), and flows one way;
  * - an entry's key is a hash of everything the Markdown is made from (the
- *   article's HTML, the title, the description, the diagrams' sources), so
+ *   article's HTML, the title, the description, the diagrams' sources, and
+ *   a digest of the build's doc routes, since links to them become `.md`
+ *   links and the members build has more of them), so
  *   a hit is the Markdown the members build would have produced from the
  *   same input; a page that renders differently for members (withheld in
  *   public, or listing more pages) has another key and is converted anew.
