@@ -778,6 +778,13 @@ export const METRICS: MetricFact[] = [
     source: 'ECS, per service.',
   },
   {
+    name: 'RunningTaskCount, DesiredTaskCount',
+    namespace: 'ECS/ContainerInsights (ClusterName, ServiceName)',
+    unit: 'Count',
+    source:
+      'Container Insights, which Terraform enables on each environment’s ECS cluster (`AWS/ECS` has no task counts). The `tasks` alarm and the running tasks on the dashboards read them.',
+  },
+  {
     name: 'HTTPCode_ELB_5XX_Count, TargetResponseTime',
     namespace: 'AWS/ApplicationELB',
     unit: 'Count, Seconds',
@@ -826,7 +833,7 @@ export const ALERTS: AlertFact[] = [
   },
   {
     name: 'acme-<env>-<service-id>-tasks',
-    condition: 'Fewer running tasks than desired for 5 minutes.',
+    condition: '`RunningTaskCount` below `DesiredTaskCount` for 5 minutes.',
     production: 'Pages the owning team’s on-call engineer.',
   },
   {
