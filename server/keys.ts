@@ -173,3 +173,19 @@ export function createKeyStore(options: KeyStoreOptions): KeyStore {
     },
   };
 }
+
+/**
+ * The key store when sign-in is off (AUTH_DISABLED=true): ready at once, fetching nothing and holding no key, so
+ * every token is refused as signed by an unknown key. Without it the gate would take keys from the local provider's
+ * URL, which nothing serves in production and any process on the machine could then answer.
+ */
+export function createNoKeyStore(): KeyStore {
+  return {
+    getKey: () => {
+      throw new errors.JWKSNoMatchingKey();
+    },
+    refresh: () => Promise.resolve(),
+    status: () => ({ready: true, consecutiveFailures: 0}),
+    close() {},
+  };
+}

@@ -23,7 +23,7 @@ import cluster from 'node:cluster';
 import {randomBytes} from 'node:crypto';
 import path from 'node:path';
 import {createGate} from './gate';
-import {createKeyStore} from './keys';
+import {createKeyStore, createNoKeyStore, type KeyStore} from './keys';
 import {readGateSettings, type GateSettings} from './settings';
 
 /** Shuts down anyway when requests in flight take longer than this. */
@@ -55,7 +55,7 @@ export interface GateEntryOptions {
 
 /** The local provider to start in this process, or null (WorkOS, sign-in off, or a worker). */
 function localProviderFor(settings: GateSettings, options: GateEntryOptions): StartBeside | null {
-  if (!settings.local || process.env.AUTH_DISABLED === 'true') {
+  if (!settings.local || !settings.signIn) {
     return null;
   }
   if (!options.localProvider) {
@@ -64,6 +64,17 @@ function localProviderFor(settings: GateSettings, options: GateEntryOptions): St
     );
   }
   return cluster.isPrimary ? options.localProvider : null;
+}
+
+/** The provider's keys, or none at all when sign-in is off (then no token opens a session or reaches MCP). */
+export function keyStoreFor(settings: GateSettings): KeyStore {
+  if (!settings.signIn) {
+    return createNoKeyStore();
+  }
+  return createKeyStore({
+    url: settings.jwksUrl,
+    onRefreshError: (message, retryInMs) => logLine('warn', message, {retryInMs}),
+  });
 }
 
 /** Several processes on one port: the primary forks them, replaces one that dies, and stops them on SIGTERM. */
@@ -119,10 +130,7 @@ async function main(options: GateEntryOptions): Promise<void> {
     return runPrimary(settings, startProvider);
   }
   const stopProvider = await startProvider?.(settings);
-  const keys = createKeyStore({
-    url: settings.jwksUrl,
-    onRefreshError: (message, retryInMs) => logLine('warn', message, {retryInMs}),
-  });
+  const keys = keyStoreFor(settings);
   const app = await createGate({
     buildDir: settings.buildDir,
     jwks: keys,
@@ -131,7 +139,8 @@ async function main(options: GateEntryOptions): Promise<void> {
     organizationId: settings.organizationId,
     sessionSecrets: settings.sessionSecrets,
     sessionMaxAgeSeconds: settings.sessionMaxAgeSeconds,
-    authorizationServers: settings.authorizationServers,
+    // Sign-in off: no token can verify, so the MCP metadata names no authorization server to get one from.
+    authorizationServers: settings.signIn ? settings.authorizationServers : [],
     trustProxy: settings.trustProxy,
     publicOrigins: settings.publicOrigins,
     logStream: process.stdout,
@@ -149,7 +158,11 @@ async function main(options: GateEntryOptions): Promise<void> {
   if (settings.ephemeralSecret) {
     logLine('info', 'PORTAL_SESSION_SECRET is not set: using a random one (sessions end when the gate restarts)');
   }
-  logLine('info', `serving build/public and build/members at http://${settings.host}:${settings.port}`, {jwks: settings.jwksUrl.href});
+  logLine(
+    'info',
+    `serving build/public and build/members at http://${settings.host}:${settings.port}`,
+    settings.signIn ? {jwks: settings.jwksUrl.href} : {signIn: 'off (AUTH_DISABLED=true): every reader gets the public pages'},
+  );
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -46,6 +46,11 @@ export interface GateSettings {
   ephemeralSecret: boolean;
   /** No WORKOS_CLIENT_ID: the local sign-in provider is used (on localProviderPort). */
   local: boolean;
+  /**
+   * False with AUTH_DISABLED=true: nobody signs in, so the gate loads no keys and accepts no token (every reader,
+   * MCP clients included, gets the public set).
+   */
+  signIn: boolean;
   clientId: string;
   localProviderPort: number;
   logLevel: LogLevel;
@@ -177,9 +182,16 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
   } catch {
     throw new AuthConfigError('PORTAL_JWKS_URL', gateEnv.PORTAL_JWKS_URL ?? '', EXPECTED.PORTAL_JWKS_URL);
   }
-  // The keys decide every session: whoever can answer this URL can mint any role. Plain http only to this machine.
-  if (gateEnv.PORTAL_JWKS_URL !== undefined && !isHttpsOrLocal(jwksUrl)) {
-    throw new AuthConfigError('PORTAL_JWKS_URL', gateEnv.PORTAL_JWKS_URL, EXPECTED.PORTAL_JWKS_URL);
+  // The keys decide every session: whoever can answer this URL can mint any role. Plain http only to this machine,
+  // whether the URL is given or derived from the provider's settings.
+  if (!isHttpsOrLocal(jwksUrl)) {
+    throw gateEnv.PORTAL_JWKS_URL === undefined
+      ? new AuthConfigError(
+          'WORKOS_API_HTTPS',
+          env.WORKOS_API_HTTPS ?? '',
+          `true for the gate: it takes the provider's signing keys over https, plain http only from localhost, 127.0.0.1 or [::1] (or set PORTAL_JWKS_URL to an https URL of them)`,
+        )
+      : new AuthConfigError('PORTAL_JWKS_URL', gateEnv.PORTAL_JWKS_URL, EXPECTED.PORTAL_JWKS_URL);
   }
   // WorkOS session tokens name the environment's client in `iss`
   // (https://<api host>/user_management/<client id>); its reference example
@@ -214,6 +226,7 @@ export function readGateSettings(env: Env, rootDir: string): GateSettings {
     sessionMaxAgeSeconds: gateEnv.PORTAL_SESSION_MAX_AGE,
     ephemeralSecret: ephemeral,
     local,
+    signIn: auth.enabled,
     clientId: auth.clientId,
     localProviderPort: auth.port ?? 4010,
     logLevel: gateEnv.PORTAL_LOG_LEVEL,

@@ -39,6 +39,14 @@ describe('gate settings', () => {
     expect(loopback.authorizationServers).toEqual(['http://127.0.0.1:4010']);
   });
 
+  it('takes keys over plain http from a provider on this machine', () => {
+    const local = readGateSettings(
+      {...production, WORKOS_API_HOSTNAME: '127.0.0.1', WORKOS_API_PORT: '4011', WORKOS_API_HTTPS: 'false'},
+      '/',
+    );
+    expect(local.jwksUrl.href).toBe('http://127.0.0.1:4011/sso/jwks/client_123');
+  });
+
   it('uses the local provider with a random per-process secret when no client id is set', () => {
     const settings = readGateSettings({}, '/');
     expect(settings.local).toBe(true);
@@ -69,6 +77,11 @@ describe('gate settings', () => {
     ],
     ['a JWKS URL over plain http to another host', {PORTAL_JWKS_URL: 'http://keys.example.com/jwks'}, /^Invalid PORTAL_JWKS_URL=/],
     ['a JWKS URL that is a file', {PORTAL_JWKS_URL: 'file:///etc/keys.json'}, /^Invalid PORTAL_JWKS_URL=/],
+    [
+      'a provider on another host over plain http (its keys would come in clear)',
+      {...production, WORKOS_API_HOSTNAME: 'auth.example.com', WORKOS_API_HTTPS: 'false'},
+      /^Invalid WORKOS_API_HTTPS=/,
+    ],
     [
       'a PORTAL_PUBLIC_ORIGIN that is not an origin',
       {PORTAL_PUBLIC_ORIGIN: 'https://docs.example.com/docs/'},
