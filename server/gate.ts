@@ -87,7 +87,12 @@ export interface GateOptions {
   publicOrigins?: string[];
   /** The MCP endpoint's rate per client (./mcp/route.ts). */
   mcpRateLimit?: McpRouteOptions['rateLimit'];
+  /** How long a request may take to arrive, headers and body (ms); then 408. Default DEFAULT_REQUEST_TIMEOUT_MS. */
+  requestTimeoutMs?: number;
 }
+
+/** Bodies here are at most 64 KB (session, MCP): 30 s is ample on any link and bounds a client that trickles one. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** false: no proxy; a number of hops; the proxies' addresses/CIDR ranges. `true` means 1. */
 export type TrustProxy = boolean | number | string[];
@@ -114,14 +119,29 @@ export async function createGate(options: GateOptions): Promise<FastifyInstance>
   const {baseUrl} = build.manifest;
   const publicHeaders = build.securityHeaders.public;
   const logLevel = options.logLevel ?? 'info';
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: options.logStream ? {stream: options.logStream, level: logLevel, base: {service: 'portal-gate', pid: process.pid}} : false,
     // One line per request (plugins/requestLog.ts) instead of Fastify's two.
     logController: new LogController({disableRequestLogging: true}),
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
-    // A URL Fastify cannot decode: the same fixed answer as any refused path (never the URL echoed back).
+    // A URL Fastify cannot decode: the same fixed answer as any refused path (never the URL echoed back). Fastify
+    // answers it before routing, so neither the request-log hook nor the headers hook runs: both are done here.
     // (The reply's generic parameters are the server's defaults: the cast only names them.)
-    frameworkErrors: (_error, _request, reply) => fixedAnswer(reply as unknown as FastifyReply, publicHeaders, 400, 'Bad request'),
+    frameworkErrors: (_error, request, reply) => {
+      request.log.info(
+        {method: request.method, path: request.url.split('?')[0], status: 400, audience: null, reason: 'undecodable URL'},
+        'request',
+      );
+      return fixedAnswer(reply as unknown as FastifyReply, {...publicHeaders, ...RESOURCE_POLICY}, 400, 'Bad request');
+    },
+    // A request must arrive whole within this time (408 then): a client trickling a body must not hold a socket
+    // and its request for ever when the gate faces clients directly (Fastify's default is no limit).
+    requestTimeout,
+    // Given to Node's server as it is made too: set only afterwards (as Fastify does), Node never enforced it on a
+    // body (measured on Node 20). Node checks for late requests this often (its default, 30 s, would double the
+    // time a trickler is kept).
+    http: {requestTimeout, connectionsCheckingInterval: Math.max(100, Math.round(requestTimeout / 10))},
     // What node's parser refuses before Fastify sees a request (431, 400): the same headers.
     clientErrorHandler: clientErrorAnswer(publicHeaders),
   });

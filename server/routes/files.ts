@@ -14,6 +14,7 @@ import {createAuditor} from '../audit';
 import {ENCODING_PREFERENCE, type Body, type Encoding} from '../buildFiles';
 import {decide, type Decision} from '../decide';
 import {ChangedOnDiskError, createFileBodies, DEFAULT_BODY_CACHE_BYTES} from '../fileBodies';
+import {fetchMetadata, sentByAnotherSite} from '../fetchMetadata';
 import {fixedAnswer} from '../plugins/securityHeaders';
 import type {GateSession} from '../session';
 
@@ -54,11 +55,10 @@ function negotiateEncoding(acceptEncoding: string, available: Encoding[]): Encod
  * from handing a personal answer to another origin.
  */
 function fromAnotherSite(request: FastifyRequest): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== 'same-site' && site !== 'cross-site') {
-    return false;
-  }
-  return !(request.headers['sec-fetch-mode'] === 'navigate' && request.headers['sec-fetch-dest'] === 'document');
+  return (
+    sentByAnotherSite(request) &&
+    !(fetchMetadata(request, 'sec-fetch-mode') === 'navigate' && fetchMetadata(request, 'sec-fetch-dest') === 'document')
+  );
 }
 
 export interface FileRoutesOptions {

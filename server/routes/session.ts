@@ -9,13 +9,13 @@
 import type {FastifyInstance, FastifyRequest} from 'fastify';
 import {SESSION_PATH} from '../../src/auth/access/gateSession';
 import {MAX_TOKEN_BYTES} from '../accessToken';
+import {sentByAnotherSite} from '../fetchMetadata';
 import {sessionCookiesIn} from '../plugins/session';
 
 /** Session requests come from the site's own pages only (not even a sibling subdomain). */
 function isCrossSite(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
-  const site = request.headers['sec-fetch-site'];
-  return site === 'cross-site' || site === 'same-site' || (origin !== undefined && origin !== `${request.protocol}://${request.host}`);
+  return sentByAnotherSite(request) || (origin !== undefined && origin !== `${request.protocol}://${request.host}`);
 }
 
 export async function sessionRoutes(app: FastifyInstance): Promise<void> {

@@ -698,6 +698,40 @@ function sessionCookieOf(response: {headers: Record<string, unknown>}): string {
   return value.split(';')[0] as string;
 }
 
+describe('gate server: requests Fastify refuses before routing, and slow ones', () => {
+  it('answers a URL it cannot decode with the site’s headers and logs it like any other request', async () => {
+    const {server, requestLine} = await gateWithLog();
+    for (const target of ['/%zz', '/docs/%', '/docs/%E0%A4%A']) {
+      const response = await server.inject({url: target});
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toBe('Bad request');
+      expect(response.headers['content-security-policy']).toBe("default-src 'self'");
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(await requestLine(target)).toMatchObject({method: 'GET', status: 400, reason: 'undecodable URL'});
+    }
+  });
+
+  it('answers 408 and closes the connection when a request body trickles in slower than the request timeout', async () => {
+    const server = await gateWith({requestTimeoutMs: 500});
+    const address = await server.listen({port: 0, host: '127.0.0.1'});
+    const {port} = new URL(address);
+    const answer = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      const socket = net.connect({host: '127.0.0.1', port: Number(port)}, () => {
+        // Headers announce a body that never comes whole.
+        socket.write(
+          'POST /_portal/session HTTP/1.1\r\nHost: localhost:3000\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+        );
+      });
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain("Content-Security-Policy: default-src 'self'");
+  });
+});
+
 describe('gate server: personal answers go to the site itself', () => {
   it('marks every answer Cross-Origin-Resource-Policy: same-origin, personal ones included', async () => {
     const asAdmin = await sessionCookie(gate, await admin());
@@ -714,68 +748,75 @@ describe('gate server: personal answers go to the site itself', () => {
     expect(answers.map((response) => response.headers['cross-origin-resource-policy'])).toEqual(answers.map(() => 'same-origin'));
   });
 
-  describe.each(['same-site', 'cross-site'])('a request another site makes the browser send (Sec-Fetch-Site: %s)', (fetchSite) => {
-    const fromThere = (cookie: string, extra: Record<string, string> = {}) => ({cookie, 'sec-fetch-site': fetchSite, ...extra});
+  // Header tokens compare in any case: an odd spelling is not a way around the check.
+  describe.each(['same-site', 'cross-site', 'Cross-Site'])(
+    'a request another site makes the browser send (Sec-Fetch-Site: %s)',
+    (fetchSite) => {
+      const fromThere = (cookie: string, extra: Record<string, string> = {}) => ({cookie, 'sec-fetch-site': fetchSite, ...extra});
 
-    it("gets the signed-out answer for a restricted page's chunk, its HTML and the role search index, without reading the session", async () => {
-      const {server, requestLine} = await gateWithLog();
-      try {
-        const asAdmin = await sessionCookie(server, await admin());
-        const chunk = await server.inject({
-          url: ADMIN_CHUNK,
-          headers: fromThere(asAdmin, {'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script'}),
-        });
-        expect(chunk.statusCode).toBe(403);
-        expect(chunk.body).not.toContain(ADMIN_TEXT);
-        const html = await server.inject({
-          url: '/docs/admin',
-          headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty'}),
-        });
-        expect(html.body).toContain('Sign in to read this page');
-        expect(html.body).not.toContain(ADMIN_TEXT);
-        const index = await server.inject({url: '/pagefind/pagefind-entry.json', headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors'})});
-        expect(index.body).toContain('public pages');
-        expect(index.body).not.toContain(ADMIN_TEXT);
-        // An iframe is a navigation too, but not a top-level one.
-        const framed = await server.inject({
-          url: '/docs/admin',
-          headers: fromThere(asAdmin, {'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe'}),
-        });
-        expect(framed.body).not.toContain(ADMIN_TEXT);
-        // The session was not read: the log names no reader.
-        for (const path of [ADMIN_CHUNK, '/docs/admin', '/pagefind/pagefind-entry.json']) {
-          expect(await requestLine(path)).toMatchObject({reader: null, access: 'refused', otherSite: true});
+      it("gets the signed-out answer for a restricted page's chunk, its HTML and the role search index, without reading the session", async () => {
+        const {server, requestLine} = await gateWithLog();
+        try {
+          const asAdmin = await sessionCookie(server, await admin());
+          const chunk = await server.inject({
+            url: ADMIN_CHUNK,
+            headers: fromThere(asAdmin, {'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'script'}),
+          });
+          expect(chunk.statusCode).toBe(403);
+          expect(chunk.body).not.toContain(ADMIN_TEXT);
+          const html = await server.inject({
+            url: '/docs/admin',
+            headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty'}),
+          });
+          expect(html.body).toContain('Sign in to read this page');
+          expect(html.body).not.toContain(ADMIN_TEXT);
+          const index = await server.inject({
+            url: '/pagefind/pagefind-entry.json',
+            headers: fromThere(asAdmin, {'sec-fetch-mode': 'cors'}),
+          });
+          expect(index.body).toContain('public pages');
+          expect(index.body).not.toContain(ADMIN_TEXT);
+          // An iframe is a navigation too, but not a top-level one.
+          const framed = await server.inject({
+            url: '/docs/admin',
+            headers: fromThere(asAdmin, {'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe'}),
+          });
+          expect(framed.body).not.toContain(ADMIN_TEXT);
+          // The session was not read: the log names no reader.
+          for (const path of [ADMIN_CHUNK, '/docs/admin', '/pagefind/pagefind-entry.json']) {
+            expect(await requestLine(path)).toMatchObject({reader: null, access: 'refused', otherSite: true});
+          }
+          // The same cookie from the site's own pages still opens everything.
+          for (const url of [ADMIN_CHUNK, '/docs/admin', '/pagefind/pagefind-entry.json']) {
+            expect((await server.inject({url, headers: {cookie: asAdmin, 'sec-fetch-site': 'same-origin'}})).body).toContain(ADMIN_TEXT);
+          }
+        } finally {
+          await server.close();
         }
-        // The same cookie from the site's own pages still opens everything.
-        for (const url of [ADMIN_CHUNK, '/docs/admin', '/pagefind/pagefind-entry.json']) {
-          expect((await server.inject({url, headers: {cookie: asAdmin, 'sec-fetch-site': 'same-origin'}})).body).toContain(ADMIN_TEXT);
-        }
-      } finally {
-        await server.close();
-      }
-    });
-
-    it('lets a top-level navigation through: a member following a link from elsewhere gets the page, which that site cannot read', async () => {
-      const asAdmin = await sessionCookie(gate, await admin());
-      const followed = await gate.inject({
-        url: '/docs/admin',
-        headers: fromThere(asAdmin, {'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document'}),
       });
-      expect(followed.body).toContain(ADMIN_TEXT);
-      expect(followed.headers['cross-origin-resource-policy']).toBe('same-origin');
-    });
 
-    it('refuses session requests', async () => {
-      const refused = await gate.inject({
-        method: 'POST',
-        url: '/_portal/session',
-        headers: {host: 'localhost:3000', 'sec-fetch-site': fetchSite},
-        payload: {accessToken: await developer()},
+      it('lets a top-level navigation through: a member following a link from elsewhere gets the page, which that site cannot read', async () => {
+        const asAdmin = await sessionCookie(gate, await admin());
+        const followed = await gate.inject({
+          url: '/docs/admin',
+          headers: fromThere(asAdmin, {'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document'}),
+        });
+        expect(followed.body).toContain(ADMIN_TEXT);
+        expect(followed.headers['cross-origin-resource-policy']).toBe('same-origin');
       });
-      expect(refused.statusCode).toBe(403);
-      expect(refused.headers['set-cookie']).toBeUndefined();
-    });
-  });
+
+      it('refuses session requests', async () => {
+        const refused = await gate.inject({
+          method: 'POST',
+          url: '/_portal/session',
+          headers: {host: 'localhost:3000', 'sec-fetch-site': fetchSite},
+          payload: {accessToken: await developer()},
+        });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.headers['set-cookie']).toBeUndefined();
+      });
+    },
+  );
 });
 
 describe('gate server: cookies a sibling subdomain cannot set', () => {
