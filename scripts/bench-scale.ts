@@ -27,11 +27,14 @@
  * `docusaurus start` against the portal's `npm start` (cold: no bundler
  * cache): seconds until the dev server answers a doc page, then, with that
  * page open in Chromium, seconds from saving an edit of its Markdown to the
- * new words on screen.
+ * new words on screen (with BENCH_COMPARE_REF, the portal at that commit
+ * too). BENCH_ONLY_DEV=1 measures the writers' loop alone, without the
+ * builds (which take most of the bench's time at 1,000 pages).
  */
 import {spawn} from 'node:child_process';
 import {appendFileSync, createWriteStream, existsSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
+import type {Page} from 'playwright-core';
 import {generatePages} from './generate-pages';
 import {launchBrowser} from './support/browser';
 import {freePort, waitForHttp} from './support/ports';
@@ -149,6 +152,50 @@ function editedPage(siteDir: string, pages: number): {route: string; file: strin
       };
 }
 
+/** Window property holding the moment the watched words were first shown. */
+const SHOWN_AT = '__benchTextShownAt';
+
+/**
+ * Starts watching the page for `words`. The moment they show is taken in
+ * the page: the first animation frame after the DOM holds them (the frame
+ * that paints them). Waiting from outside (Playwright's `waitFor`) would
+ * not do: it polls at growing intervals, 500 ms apart after the first
+ * quarter second, so an edit's time came out in steps of half a second.
+ */
+async function watchForText(page: Page, words: string): Promise<void> {
+  await page.evaluate(
+    ([text, key]) => {
+      const shown = new Promise<number>((resolve) => {
+        const observer = new MutationObserver(() => {
+          if (document.body.textContent?.includes(text)) {
+            observer.disconnect();
+            requestAnimationFrame(() => resolve(performance.timeOrigin + performance.now()));
+          }
+        });
+        observer.observe(document.body, {childList: true, subtree: true, characterData: true});
+      });
+      (window as unknown as Record<string, Promise<number>>)[key] = shown;
+    },
+    [words, SHOWN_AT] as const,
+  );
+}
+
+/** When the words watchForText watches for were shown (milliseconds since the epoch, the clock Date.now() reads). */
+async function textShownAt(page: Page, timeoutMs = 300_000): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`bench:scale: the edit did not show within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      page.evaluate((key) => (window as unknown as Record<string, Promise<number>>)[key] as Promise<number>, SHOWN_AT),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function measureDev(
   name: string,
   command: string[],
@@ -181,10 +228,10 @@ async function measureDev(
     await page.goto(url);
     await page.locator('article').first().waitFor();
     const words = `Edited in round ${round} of the ${name} dev server`;
-    const saved = performance.now();
+    await watchForText(page, words);
+    const saved = Date.now();
     appendFileSync(file, `\n${words}.\n`);
-    await page.getByText(words).waitFor({timeout: 300_000});
-    return {readySeconds, editSeconds: (performance.now() - saved) / 1000};
+    return {readySeconds, editSeconds: ((await textShownAt(page)) - saved) / 1000};
   } finally {
     await browser.close();
     if (child.pid !== undefined && child.exitCode === null) {
@@ -193,25 +240,129 @@ async function measureDev(
   }
 }
 
-/** BENCH_RECORD=1: the figures go to bench/scale-results.json under the page count. */
-function record(pages: number, figures: Record<string, unknown>): void {
+/**
+ * BENCH_RECORD=1: the figures go to bench/scale-results.json under the page
+ * count, replacing what was there, or only its writers' loop (`dev`) when
+ * the builds were not run (BENCH_ONLY_DEV=1).
+ */
+function record(pages: number, figures: {pairs: number; summary?: BuildSummary; dev?: DevSummary}): void {
   if (process.env.BENCH_RECORD !== '1') {
     return;
   }
   const file = path.join(ROOT, 'bench', 'scale-results.json');
-  const recorded = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  recorded[String(pages)] = {date: new Date().toISOString().slice(0, 10), ...figures};
+  const recorded = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>) : {};
+  const date = new Date().toISOString().slice(0, 10);
+  recorded[String(pages)] =
+    figures.summary === undefined ? {...recorded[String(pages)], dev: {date, pairs: figures.pairs, ...figures.dev}} : {date, ...figures};
   writeFileSync(file, `${JSON.stringify(recorded, null, 2)}\n`);
   console.log(`recorded in ${path.relative(ROOT, file)}`);
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+function spreadOf(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {median: sorted[Math.floor(sorted.length / 2)] as number, min: sorted[0] as number, max: sorted.at(-1) as number};
+}
+
+/** "3.16 (3.03–3.46)" with several rounds, "3.16" with one. */
+function formatSpread(value: Spread, pairs: number, format: (n: number) => string): string {
+  return pairs > 1 ? `${format(value.median)} (${format(value.min)}–${format(value.max)})` : format(value.median);
+}
+
+type BuildSummary = Record<string, Record<keyof Measure, Spread>>;
+
+/** The cold builds, interleaved: prints each round, then the table and the portal's ratios. */
+async function measureBuilds(kinds: BuildKind[], pairs: number, pages: number, log: string): Promise<BuildSummary> {
+  const results = new Map<string, Measure[]>(kinds.map((kind) => [kind.name, []]));
+  for (let round = 1; round <= pairs; round++) {
+    for (const kind of kinds) {
+      const result = await measure(kind, log);
+      results.get(kind.name)?.push(result);
+      console.log(
+        `  round ${round} ${kind.name}: ${result.wallSeconds.toFixed(1)} s wall, ${result.cpuSeconds.toFixed(1)} s CPU, ${(result.peakBytes / 2 ** 30).toFixed(2)} GiB peak`,
+      );
+    }
+  }
+  const summary: BuildSummary = Object.fromEntries(
+    kinds.map(({name}) => {
+      const runs = results.get(name) ?? [];
+      const of = (key: keyof Measure) => spreadOf(runs.map((run) => run[key]));
+      return [name, {wallSeconds: of('wallSeconds'), cpuSeconds: of('cpuSeconds'), peakBytes: of('peakBytes')}];
+    }),
+  );
+  const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(2);
+  console.log(`\n| build (${pages} generated pages) | wall s | CPU s | peak GiB |\n|---|---|---|---|`);
+  for (const [name, value] of Object.entries(summary)) {
+    console.log(
+      `| ${name} | ${formatSpread(value.wallSeconds, pairs, (n) => n.toFixed(1))} | ${formatSpread(value.cpuSeconds, pairs, (n) => n.toFixed(1))} | ${formatSpread(value.peakBytes, pairs, gb)} |`,
+    );
+  }
+  const portal = summary.portal;
+  for (const reference of kinds.map(({name}) => name).filter((name) => name !== 'portal')) {
+    const base = summary[reference];
+    if (portal && base) {
+      console.log(
+        `portal / ${reference}: wall ${(portal.wallSeconds.median / base.wallSeconds.median).toFixed(2)}×, CPU ${(portal.cpuSeconds.median / base.cpuSeconds.median).toFixed(2)}×, peak memory ${(portal.peakBytes.median / base.peakBytes.median).toFixed(2)}×`,
+      );
+    }
+  }
+  return summary;
+}
+
+interface DevServer {
+  name: string;
+  command: string[];
+  siteDir: string;
+}
+
+type DevSummary = Record<string, Record<keyof DevMeasure, Spread>>;
+
+/** The writers' loop of each dev server, interleaved: prints each round, then medians (ranges) and the portal's ratios. */
+async function measureWritersLoop(servers: DevServer[], pairs: number, pages: number, log: string): Promise<DevSummary> {
+  const runs = new Map<string, DevMeasure[]>(servers.map(({name}) => [name, []]));
+  for (let round = 1; round <= pairs; round++) {
+    for (const {name, command, siteDir} of servers) {
+      const result = await measureDev(name, command, siteDir, pages, log, round);
+      runs.get(name)?.push(result);
+      console.log(
+        `  round ${round} ${name} dev server: ready in ${result.readySeconds.toFixed(1)} s, an edit on screen in ${result.editSeconds.toFixed(2)} s`,
+      );
+    }
+  }
+  const summary: DevSummary = Object.fromEntries(
+    servers.map(({name}) => {
+      const of = (key: keyof DevMeasure) => spreadOf((runs.get(name) ?? []).map((run) => run[key]));
+      return [name, {readySeconds: of('readySeconds'), editSeconds: of('editSeconds')}];
+    }),
+  );
+  const portal = summary.portal;
+  for (const [name, value] of Object.entries(summary)) {
+    console.log(
+      `writers' loop, ${name}: ready in ${formatSpread(value.readySeconds, pairs, (n) => n.toFixed(1))} s, edit on screen in ${formatSpread(value.editSeconds, pairs, (n) => n.toFixed(2))} s`,
+    );
+  }
+  for (const [name, base] of Object.entries(summary).filter(([other]) => other !== 'portal')) {
+    if (portal) {
+      console.log(
+        `writers' loop, portal / ${name}: ready ${(portal.readySeconds.median / base.readySeconds.median).toFixed(2)}×, edit on screen ${(portal.editSeconds.median / base.editSeconds.median).toFixed(2)}×`,
+      );
+    }
+  }
+  return summary;
+}
 
 async function main(): Promise<void> {
   const [countArg, ...rest] = process.argv.slice(2);
   const pages = Number(countArg);
   if (!Number.isInteger(pages) || pages < 0 || rest.length > 0) {
-    console.error('usage: npm run bench:scale -- <pages to generate, 0 for the handbook alone>   (BENCH_PAIRS, BENCH_RECORD=1)');
+    console.error(
+      'usage: npm run bench:scale -- <pages to generate, 0 for the handbook alone>   (BENCH_PAIRS, BENCH_RECORD=1, BENCH_COMPARE_REF, BENCH_DEV=1, BENCH_ONLY_DEV=1)',
+    );
     process.exit(2);
   }
   const pairs = Number(process.env.BENCH_PAIRS ?? 1);
@@ -219,10 +370,12 @@ async function main(): Promise<void> {
     console.error(`bench:scale: BENCH_PAIRS must be a whole number of at least 1 (got ${process.env.BENCH_PAIRS})`);
     process.exit(2);
   }
+  const onlyDev = process.env.BENCH_ONLY_DEV === '1';
   const compareRef = process.env.BENCH_COMPARE_REF?.trim() || undefined;
   const siteDir = copySite('portal-scale-', {ownCache: true});
   const compareDir = compareRef ? copyCommit(compareRef, 'portal-scale-commit-', {ownCache: true}) : undefined;
   const log = path.join(siteDir, 'bench-scale.log');
+  const comparedPortal = `portal at ${compareRef}`;
   let finished = false;
   try {
     if (pages > 0) {
@@ -232,111 +385,53 @@ async function main(): Promise<void> {
         }
       }
     }
-    const docusaurus = ['node_modules/.bin/docusaurus', 'build', 'bench/reference'];
-    const referenceCold = ['bench/reference/.docusaurus', 'node_modules/.cache'];
-    const kinds: BuildKind[] = [
-      {
-        name: 'reference',
-        command: [...docusaurus, '--out-dir', 'build-reference'],
-        env: {},
-        outputs: ['build-reference', ...referenceCold],
-        siteDir,
-      },
-      {
-        name: 'reference + search',
-        command: [...docusaurus, '--out-dir', 'build-reference-search'],
-        env: {BENCH_REFERENCE_SEARCH: '1'},
-        outputs: ['build-reference-search', ...referenceCold],
-        siteDir,
-      },
-      {name: 'portal', command: ['npm', 'run', 'build'], env: {}, outputs: ['build', '.docusaurus', 'node_modules/.cache'], siteDir},
-      ...(compareDir
-        ? [
-            {
-              name: `portal at ${compareRef}`,
-              command: ['npm', 'run', 'build'],
-              env: {},
-              outputs: ['build', '.docusaurus', 'node_modules/.cache'],
-              siteDir: compareDir,
-            },
-          ]
-        : []),
-    ];
-    const results = new Map<string, Measure[]>(kinds.map((kind) => [kind.name, []]));
-    console.log(`bench:scale: the handbook + ${pages} generated pages, ${pairs} interleaved round(s); build output in ${log}`);
-    for (let round = 1; round <= pairs; round++) {
-      for (const kind of kinds) {
-        const result = await measure(kind, log);
-        results.get(kind.name)?.push(result);
-        console.log(
-          `  round ${round} ${kind.name}: ${result.wallSeconds.toFixed(1)} s wall, ${result.cpuSeconds.toFixed(1)} s CPU, ${(result.peakBytes / 2 ** 30).toFixed(2)} GiB peak`,
-        );
-      }
-    }
-    const summary = Object.fromEntries(
-      kinds.map(({name}) => {
-        const runs = results.get(name) ?? [];
-        const of = (key: keyof Measure) => ({
-          median: median(runs.map((run) => run[key])),
-          min: Math.min(...runs.map((run) => run[key])),
-          max: Math.max(...runs.map((run) => run[key])),
-        });
-        return [name, {wallSeconds: of('wallSeconds'), cpuSeconds: of('cpuSeconds'), peakBytes: of('peakBytes')}];
-      }),
-    );
-    const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(2);
-    const spread = (value: {median: number; min: number; max: number}, format: (n: number) => string) =>
-      pairs > 1 ? `${format(value.median)} (${format(value.min)}–${format(value.max)})` : format(value.median);
-    console.log(`\n| build (${pages} generated pages) | wall s | CPU s | peak GiB |\n|---|---|---|---|`);
-    for (const [name, value] of Object.entries(summary)) {
-      console.log(
-        `| ${name} | ${spread(value.wallSeconds, (n) => n.toFixed(1))} | ${spread(value.cpuSeconds, (n) => n.toFixed(1))} | ${spread(value.peakBytes, gb)} |`,
-      );
-    }
-    const portal = summary.portal;
-    for (const reference of ['reference', 'reference + search', ...(compareRef ? [`portal at ${compareRef}`] : [])]) {
-      const base = summary[reference];
-      if (portal && base) {
-        console.log(
-          `portal / ${reference}: wall ${(portal.wallSeconds.median / base.wallSeconds.median).toFixed(2)}×, CPU ${(portal.cpuSeconds.median / base.cpuSeconds.median).toFixed(2)}×, peak memory ${(portal.peakBytes.median / base.peakBytes.median).toFixed(2)}×`,
-        );
-      }
-    }
-    // Recorded now, so a failure in the writers' loop loses no build figure.
-    record(pages, {pairs, summary});
-    let dev: Record<string, {readySeconds: number; editSeconds: number}> | undefined;
-    if (process.env.BENCH_DEV === '1') {
-      const servers = [
-        {name: 'reference', command: ['node_modules/.bin/docusaurus', 'start', 'bench/reference']},
-        {name: 'portal', command: ['npm', 'start', '--']},
+    let summary: BuildSummary | undefined;
+    if (!onlyDev) {
+      const docusaurus = ['node_modules/.bin/docusaurus', 'build', 'bench/reference'];
+      const referenceCold = ['bench/reference/.docusaurus', 'node_modules/.cache'];
+      const portalOutputs = ['build', '.docusaurus', 'node_modules/.cache'];
+      const kinds: BuildKind[] = [
+        {
+          name: 'reference',
+          command: [...docusaurus, '--out-dir', 'build-reference'],
+          env: {},
+          outputs: ['build-reference', ...referenceCold],
+          siteDir,
+        },
+        {
+          name: 'reference + search',
+          command: [...docusaurus, '--out-dir', 'build-reference-search'],
+          env: {BENCH_REFERENCE_SEARCH: '1'},
+          outputs: ['build-reference-search', ...referenceCold],
+          siteDir,
+        },
+        {name: 'portal', command: ['npm', 'run', 'build'], env: {}, outputs: portalOutputs, siteDir},
+        ...(compareDir
+          ? [{name: comparedPortal, command: ['npm', 'run', 'build'], env: {}, outputs: portalOutputs, siteDir: compareDir}]
+          : []),
       ];
-      const devRuns = new Map<string, DevMeasure[]>(servers.map(({name}) => [name, []]));
-      for (let round = 1; round <= pairs; round++) {
-        for (const {name, command} of servers) {
-          const result = await measureDev(name, command, siteDir, pages, log, round);
-          devRuns.get(name)?.push(result);
-          console.log(
-            `  round ${round} ${name} dev server: ready in ${result.readySeconds.toFixed(1)} s, an edit on screen in ${result.editSeconds.toFixed(2)} s`,
-          );
-        }
-      }
-      dev = Object.fromEntries(
-        servers.map(({name}) => {
-          const runs = devRuns.get(name) ?? [];
-          return [
-            name,
-            {readySeconds: median(runs.map((run) => run.readySeconds)), editSeconds: median(runs.map((run) => run.editSeconds))},
-          ];
-        }),
-      );
-      const [reference, portal] = [dev.reference, dev.portal];
-      if (reference && portal) {
-        console.log(
-          `writers' loop, portal / reference: ready ${(portal.readySeconds / reference.readySeconds).toFixed(2)}× (${portal.readySeconds.toFixed(1)} / ${reference.readySeconds.toFixed(1)} s), edit on screen ${(portal.editSeconds / reference.editSeconds).toFixed(2)}× (${portal.editSeconds.toFixed(2)} / ${reference.editSeconds.toFixed(2)} s)`,
-        );
-      }
+      console.log(`bench:scale: the handbook + ${pages} generated pages, ${pairs} interleaved round(s); build output in ${log}`);
+      summary = await measureBuilds(kinds, pairs, pages, log);
+      // Recorded now, so a failure in the writers' loop loses no build figure.
+      record(pages, {pairs, summary});
     }
-    record(pages, {pairs, summary, ...(dev ? {dev} : {})});
+    let dev: DevSummary | undefined;
+    if (onlyDev || process.env.BENCH_DEV === '1') {
+      console.log(
+        `bench:scale: the writers' loop on the handbook + ${pages} generated pages, ${pairs} interleaved round(s); output in ${log}`,
+      );
+      dev = await measureWritersLoop(
+        [
+          {name: 'reference', command: ['node_modules/.bin/docusaurus', 'start', 'bench/reference'], siteDir},
+          {name: 'portal', command: ['npm', 'start', '--'], siteDir},
+          ...(compareDir ? [{name: comparedPortal, command: ['npm', 'start', '--'], siteDir: compareDir}] : []),
+        ],
+        pairs,
+        pages,
+        log,
+      );
+    }
+    record(pages, {pairs, summary, dev});
     finished = true;
   } finally {
     // A failed build's copy stays, with its log, for reading.
