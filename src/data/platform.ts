@@ -227,7 +227,7 @@ const SERVICE_DEFINITIONS: Service[] = [
       {name: 'S3_BUCKET', description: 'Bucket holding uploaded files.', localDefault: 'acme-local-files', required: true},
       {
         name: 'S3_ENDPOINT',
-        description: 'S3 endpoint; MinIO in local development.',
+        description: 'S3 endpoint: MinIO locally; empty in AWS, so the SDK uses the regional S3 endpoint.',
         localDefault: 'http://minio:9000',
         makeDevValue: 'http://localhost:9000',
         required: false,
