@@ -12,9 +12,12 @@ jest.setTimeout(90_000);
 
 const DOCS = '/docs/internal-developers';
 
-/** Query → the page that should answer it. */
-const TABLE: [string, string][] = [
-  ['file service port', `${DOCS}/services/file-service`],
+/** Query → the page that should answer it, or the pages that are homes of the same fact. */
+const TABLE: [string, string | string[]][] = [
+  // A port is shared data (src/data/platform.ts) with two homes: the service's summary and the introduction's
+  // table of services and ports. "file" is on most pages, so for this query the table outranks the summary;
+  // either answers it.
+  ['file service port', [`${DOCS}/services/file-service`, `${DOCS}/getting-started/introduction`]],
   ['3004', `${DOCS}/services/file-service`],
   ['DATABASE_URL', `${DOCS}/architecture/docker-setup`],
   ['INTERNAL_SERVICE_TOKEN', `${DOCS}/shared-libraries/guards`],
@@ -59,8 +62,8 @@ it('finds the home of each fact among the first three results', async () => {
     return answers;
   })(${JSON.stringify({queries: TABLE.map(([query]) => query), bundle: `${suite.stack.siteUrl}/pagefind/pagefind.js`})})`;
   const topThree = (await page.evaluate(script)) as Record<string, string[]>;
-  const misses = TABLE.filter(([query, expected]) => !(topThree[query] ?? []).includes(expected)).map(
-    ([query, expected]) => `${query}: expected ${expected}, got ${(topThree[query] ?? []).join(', ') || 'nothing'}`,
+  const misses = TABLE.filter(([query, expected]) => [expected].flat().every((home) => !(topThree[query] ?? []).includes(home))).map(
+    ([query, expected]) => `${query}: expected ${[expected].flat().join(' or ')}, got ${(topThree[query] ?? []).join(', ') || 'nothing'}`,
   );
   expect(misses).toEqual([]);
 });
