@@ -763,13 +763,14 @@ export const METRICS: MetricFact[] = [
     name: 'QueueWaiting',
     namespace: 'Acme/Queues (Queue)',
     unit: 'Count',
-    source: 'The `queue.stats` line each worker service logs once a minute per queue it reads.',
+    source:
+      'The `queue.stats` line each worker service logs once a minute per queue it reads. Every task logs the same queue-wide count, so read it as Maximum, never Sum.',
   },
   {
     name: 'QueueFailed',
     namespace: 'Acme/Queues (Queue)',
     unit: 'Count',
-    source: 'The same `queue.stats` line: jobs in the failed set.',
+    source: 'The same `queue.stats` line: jobs in the failed set; read it as Maximum too.',
   },
   {
     name: 'CPUUtilization, MemoryUtilization',
@@ -828,7 +829,8 @@ export const ALERTS: AlertFact[] = [
   },
   {
     name: 'acme-<env>-<service-id>-latency',
-    condition: '`RequestDuration` p95 above the service’s threshold (1000 ms unless its Terraform says otherwise) for 10 minutes.',
+    condition:
+      '`RequestDuration` p95 above the service’s threshold (1000 ms unless `latency_threshold_ms` in its `monitoring.tf` sets another) for 10 minutes.',
     production: 'Pages the owning team’s on-call engineer.',
   },
   {
@@ -838,12 +840,12 @@ export const ALERTS: AlertFact[] = [
   },
   {
     name: 'acme-<env>-<queue>-backlog',
-    condition: '`QueueWaiting` above 500 for 15 minutes.',
+    condition: '`QueueWaiting` (Maximum) above 500 for 15 minutes.',
     production: 'Posts to `#backend-alerts`; the owning team picks it up in working hours.',
   },
   {
     name: 'acme-<env>-<queue>-failed',
-    condition: '`QueueFailed` grew in the last 15 minutes.',
+    condition: '`QueueFailed` (Maximum) grew in the last 15 minutes.',
     production: 'Posts to `#backend-alerts`; the owning team picks it up in working hours.',
   },
 ];
