@@ -16,8 +16,12 @@ import {MAX_QUERY_LENGTH} from './pagefind';
 import {useSearch} from './useSearch';
 import styles from './search.module.css';
 
-/** Suggestions shown under the box; the /search page lists them all. */
-const SUGGESTIONS = 8;
+/**
+ * Suggestions shown under the box; the /search page lists them all. Each one downloads its page's Pagefind
+ * fragment (the page's text, 5 to 10 KB compressed), so this number is what keeps one search within its
+ * 150 KB (scripts/budget.ts) as the handbook grows: at 8, the handbook of 2026-11-28 needed 150.9 KB.
+ */
+const SUGGESTIONS = 6;
 
 export function searchPageUrl(baseUrl: string, query: string): string {
   return `${baseUrl}search?q=${encodeURIComponent(query.trim())}`;
