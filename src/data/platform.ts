@@ -461,7 +461,7 @@ export const MAKE_TARGETS: MakeTarget[] = [
   {name: 'build', description: 'Compile every service and library with the TypeScript project references.'},
   {name: 'test', description: 'Run unit tests for all packages, or one.', variables: 'SERVICE'},
   {name: 'test-e2e', description: 'Run end-to-end tests against a fresh Compose stack.'},
-  {name: 'lint', description: 'Run ESLint, Prettier and the drift checks.'},
+  {name: 'lint', description: 'Run ESLint, Prettier and the drift checks.', variables: 'API_REMOVAL'},
   {name: 'format', description: 'Rewrite files with Prettier and ESLint fixes.'},
   {name: 'db-migrate', description: 'Apply pending Prisma migrations to one service database, or all.', variables: 'SERVICE'},
   {
