@@ -11,7 +11,7 @@ import {filesUnder} from '../../plugins/support/files';
 import {frontMatterTitle as readTitle} from '../../plugins/support/frontMatter';
 import sidebars from '../../sidebars';
 import type {AccessManifest} from '../../plugins/access/manifest';
-import {entryScriptsOf} from '../../plugins/page-scripts';
+import {COMPILE_HINT, entryScriptsOf} from '../../plugins/page-scripts';
 import {CHUNKS_ATTRIBUTE} from '../../src/ssr/pageScripts';
 
 const root = path.resolve(__dirname, '../..');
@@ -101,6 +101,24 @@ describe('production build', () => {
     for (const chunk of chunks) {
       expect(existsSync(path.join(buildDir, chunk.slice(config.baseUrl.length)))).toBe(true);
     }
+  });
+
+  // A page's start is mostly compiling its scripts' functions; the hint moves that off the main thread
+  // (plugins/page-scripts). It has to survive the minifier, which drops comments, and be the very first line.
+  it.each(['public', 'members'])('opens every script a %s page starts with, and every later chunk, with V8\'s compile hint', (audience) => {
+    const dir = path.join(root, 'build', audience);
+    const html = readFileSync(path.join(dir, 'docs', 'internal-developers', 'getting-started', 'introduction', 'index.html'), 'utf8');
+    const match = new RegExp(`\\s${CHUNKS_ATTRIBUTE}=(?:'([^']*)'|"([^"]*)")`).exec(html);
+    const pageChunks = JSON.parse(decodeHTML(match?.[1] ?? match?.[2] ?? '[]')) as string[];
+    const started = [...entryScriptsOf(html), ...pageChunks].map((url) => url.slice(config.baseUrl.length));
+    expect(started.length).toBeGreaterThan(5);
+    const allScripts = filesUnder(path.join(dir, 'assets', 'js'))
+      .map((file) => path.posix.join('assets', 'js', file.relative))
+      .filter((name) => name.endsWith('.js'));
+    const withoutHint = [...new Set([...started, ...allScripts])].filter(
+      (file) => !readFileSync(path.join(dir, file), 'utf8').startsWith(`${COMPILE_HINT}\n`),
+    );
+    expect(withoutHint).toEqual([]);
   });
 
   // Both servers cache everything under assets/ for a year (server/routes/files.ts,
