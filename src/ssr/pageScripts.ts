@@ -22,12 +22,13 @@ export const SCRIPTS_SETTLED_EVENT = 'portal:scripts-settled';
  * beside main.js without one long task of script insertions (each costs a
  * few ms on a slow phone); main.js runs first, finds them by URL and waits
  * for them instead of inserting its own, and the page's modules are
- * evaluated in their own task afterwards. One already in the page (main.js
- * got there first) is not inserted twice.
+ * evaluated in their own task afterwards. One main.js got to first is not
+ * inserted twice: webpack removes its `<script>` once the chunk has run, so
+ * the browser's list of fetched resources says so then.
  */
 export const CHUNKS_ATTRIBUTE = 'data-chunks';
 
-export const LOADER_SCRIPT = `(function(){var me=document.currentScript;function list(name){return JSON.parse(me.getAttribute(name)||'[]')}var scripts=list('data-scripts'),chunks=list('${CHUNKS_ATTRIBUTE}');var started=false;function settled(){document.dispatchEvent(new Event('${SCRIPTS_SETTLED_EVENT}'))}function present(src){for(var all=document.scripts,i=0;i<all.length;i++){if(all[i].getAttribute('src')===src)return true}return false}function add(src,last){var script=document.createElement('script');script.src=src;script.async=false;if(last){script.onload=settled;script.onerror=settled}document.head.appendChild(script)}function next(index){if(index>=chunks.length)return;if(!present(chunks[index]))add(chunks[index],false);setTimeout(function(){next(index+1)})}function start(){if(started)return;started=true;scripts.forEach(function(src,index){add(src,index===scripts.length-1)});setTimeout(function(){next(0)})}requestAnimationFrame(function(){setTimeout(start)});setTimeout(start,250)})()`;
+export const LOADER_SCRIPT = `(function(){var me=document.currentScript;function list(name){return JSON.parse(me.getAttribute(name)||'[]')}var scripts=list('data-scripts'),chunks=list('${CHUNKS_ATTRIBUTE}');var started=false;function settled(){document.dispatchEvent(new Event('${SCRIPTS_SETTLED_EVENT}'))}function present(src){for(var all=document.scripts,i=0;i<all.length;i++){if(all[i].getAttribute('src')===src)return true}var perf=window.performance;return Boolean(perf&&perf.getEntriesByName&&perf.getEntriesByName(new URL(src,document.baseURI).href,'resource').length)}function add(src,last){var script=document.createElement('script');script.src=src;script.async=false;if(last){script.onload=settled;script.onerror=settled}document.head.appendChild(script)}function next(index){if(index>=chunks.length)return;if(!present(chunks[index]))add(chunks[index],false);setTimeout(function(){next(index+1)})}function start(){if(started)return;started=true;scripts.forEach(function(src,index){add(src,index===scripts.length-1)});setTimeout(function(){next(0)})}requestAnimationFrame(function(){setTimeout(start)});setTimeout(start,250)})()`;
 
 /** Docusaurus's page template (ssgTemplate.html in @docusaurus/core) with the loader in place of the `defer` scripts. */
 export const SSR_TEMPLATE = `<!DOCTYPE html>

@@ -105,6 +105,29 @@ describe('page script loader', () => {
     }
   });
 
+  it('never inserts a chunk webpack already loaded and took its script out of the page again', () => {
+    jest.useFakeTimers();
+    // webpack removes the <script> it inserted once the chunk has run; the fetch stays in the browser's resource list.
+    const fetched = new URL('/assets/js/b.js', document.baseURI).href;
+    // jsdom keeps no resource list: this stands in for the browser's.
+    const getEntriesByName = jest.fn((name: string) => (name === fetched ? [{name, entryType: 'resource'}] : []));
+    Object.defineProperty(performance, 'getEntriesByName', {value: getEntriesByName, configurable: true});
+    try {
+      runLoader(['/assets/js/main.js'], ['/assets/js/a.js', '/assets/js/b.js', '/assets/js/c.js']);
+      jest.advanceTimersToNextFrame();
+      jest.runAllTimers();
+      expect(appScripts().map((script) => script.getAttribute('src'))).toEqual([
+        '/assets/js/main.js',
+        '/assets/js/a.js',
+        '/assets/js/c.js',
+      ]);
+      expect(getEntriesByName).toHaveBeenCalledWith(fetched, 'resource');
+    } finally {
+      Reflect.deleteProperty(performance, 'getEntriesByName');
+      jest.useRealTimers();
+    }
+  });
+
   it('announces when main.js settles, whatever the chunks do', async () => {
     const settled = jest.fn();
     document.addEventListener(SCRIPTS_SETTLED_EVENT, settled);
