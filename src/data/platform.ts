@@ -642,7 +642,7 @@ export const AWS_ACCESS: AwsAccess[] = [
     kind: 'permission set',
     holders: 'Every backend engineer, from the access checklist of the introduction.',
     rights:
-      'Read-only in all four accounts, including CloudWatch logs, metrics and dashboards; no secret values outside dev. The Terraform state is reached cross-account with the role of the stack’s own account (`AWS_PROFILE=acme-dev` for dev): the policy of the bucket `acme-terraform-state` in shared lets this role of every account read the state files and write and delete the lock files (`*.tflock`), so a local plan of any stack can take the state lock, and let the role of dev also write the dev stack’s state file, so a dev apply can save it. In dev only: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
+      'Read-only in shared, staging and production, including CloudWatch logs, metrics and dashboards but no secret values. In dev also: apply Terraform, run one-off tasks, force a new deployment of a running service, and read and write secret values. The Terraform state is reached cross-account with the role of the stack’s own account (`AWS_PROFILE=acme-dev` for dev): the policy of the bucket `acme-terraform-state` in shared lets this role of every account read the state files and write and delete the lock files (`*.tflock`), so a local plan of any stack can take the state lock, and let the role of dev also write the dev stack’s state file, so a dev apply can save it. No deploys by hand anywhere: images reach every account through the Deploy workflow.',
   },
   {
     name: 'secrets-<team>',
