@@ -102,7 +102,8 @@ export const SHARED_ENV: EnvVar[] = [
   },
   {
     name: 'INTERNAL_SERVICE_TOKEN',
-    description: 'Shared secret that services present to each other in the `x-internal-token` header.',
+    description:
+      'Shared secret that services present to each other in the `x-internal-token` header; also the key of internal session tokens.',
     localDefault: 'local-internal-token',
     secret: true,
     required: true,
@@ -400,7 +401,7 @@ export const SHARED_LIBRARIES: SharedLibrary[] = [
     id: 'guards',
     packageName: `${PACKAGE_SCOPE}/guards`,
     summary:
-      'AuthGuard, RolesGuard, PermissionsGuard and InternalServiceGuard, plus the feature flag reader (FeatureFlagsModule, FeatureFlags, RequireFlag).',
+      'AuthGuard, RolesGuard, PermissionsGuard and InternalServiceGuard with GuardsModule, which hands them the internal token, plus the feature flag reader (FeatureFlagsModule, FeatureFlags, RequireFlag).',
   },
   {
     id: 'interfaces',
