@@ -185,7 +185,7 @@ const SERVICE_DEFINITIONS: Service[] = [
       },
       {
         name: 'SESSION_TTL_SECONDS',
-        description: 'Lifetime of an internal session token, and so of the verification the gateway caches.',
+        description: 'Lifetime of an internal session token, and so an upper bound on how long the gateway caches a verification.',
         localDefault: '900',
         required: false,
       },
