@@ -6,7 +6,11 @@
  * exactly the file the clean spelling resolves to. The gate then decides on
  * that file (server/decide.ts), never on the URL as sent.
  *
- * Refused outright (400): anything that is not an origin-form path, encoded
+ * A target in absolute-form (`http://host/x`), which RFC 9112 §3.2.2 says a
+ * server must accept, is the path it carries: the gate serves one site, as
+ * nginx's default server does, so the authority names nothing here.
+ *
+ * Refused outright (400): anything else that is not an origin-form path, encoded
  * slashes and backslashes (`%2F`, `%5C`: a file name never contains them,
  * and proxies disagree on them), backslashes and control characters after
  * decoding, malformed percent-encoding, and `..` above the root.
@@ -19,6 +23,8 @@ export type CanonicalPath =
   | {kind: 'redirect'; location: string}
   | {kind: 'bad'; reason: string};
 
+/** `http://` or `https://` and the authority (RFC 3986's characters; anything else is left in the path, where it is refused). */
+const ABSOLUTE_FORM_PREFIX = /^https?:\/\/[\w.~%!$&'()*+,;=:@[\]-]*/i;
 const ENCODED_SEPARATOR_OR_CONTROL = /%(?:2f|5c|[01][0-9a-f]|7f)/i;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f\\]/;
@@ -64,7 +70,11 @@ export function canonicalisePath(rawTarget: string): Readonly<CanonicalPath> {
   return canonical;
 }
 
-function canonicalise(rawTarget: string): CanonicalPath {
+function canonicalise(requestTarget: string): CanonicalPath {
+  const authority = ABSOLUTE_FORM_PREFIX.exec(requestTarget)?.[0];
+  const afterAuthority = authority === undefined ? requestTarget : requestTarget.slice(authority.length);
+  // `http://host` and `http://host?x` name the root.
+  const rawTarget = authority !== undefined && !afterAuthority.startsWith('/') ? `/${afterAuthority}` : afterAuthority;
   const queryStart = rawTarget.search(/[?#]/);
   const rawPath = queryStart === -1 ? rawTarget : rawTarget.slice(0, queryStart);
   const query = queryStart === -1 || rawTarget[queryStart] === '#' ? '' : (rawTarget.slice(queryStart + 1).split('#')[0] ?? '');

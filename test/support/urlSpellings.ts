@@ -61,6 +61,12 @@ export function spellingsOf(path: string): Spelling[] {
     {name: 'trailing dot', url: `${path}.`, expect: 'refused'},
     {name: 'path parameter', url: `${path};x=1`, expect: 'refused'},
     {name: 'dot-dot above the root', url: `/../..${path}`, expect: 'refused'},
+    // RFC 9112 §3.2.2: servers must accept absolute-form; the authority names nothing on a one-site server.
+    {name: 'absolute-form', url: `http://localhost${path}`, expect: 'same'},
+    {name: 'absolute-form, another host', url: `http://other.example${path}`, expect: 'same'},
+    {name: 'absolute-form, https and a port', url: `HTTPS://localhost:1${path}`, expect: 'same'},
+    {name: 'absolute-form, dot-dot above the root', url: `http://localhost/..${path}`, expect: 'refused'},
+    {name: 'absolute-form, backslash in the authority', url: `http://localhost\\@other.example${path}`, expect: 'refused'},
   ];
   return table;
 }
