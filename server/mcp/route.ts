@@ -18,6 +18,12 @@
  */
 import rateLimit from '@fastify/rate-limit';
 import {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type {FastifyError, FastifyInstance, FastifyReply, FastifyRequest} from 'fastify';
 import {MCP_PATH, PROTECTED_RESOURCE_METADATA_PATH} from '../../src/auth/access/agentDocs';
 import type {Principal} from '../../src/auth/access/rules';
@@ -62,6 +68,45 @@ type Reader = {kind: 'reader'; principal: Principal | null; subject: string | nu
 /** A JSON-RPC error body, as the SDK's transport answers errors. */
 function rpcError(code: number, message: string) {
   return {jsonrpc: '2.0', error: {code, message}, id: null};
+}
+
+/**
+ * The requests this server answers, with the SDK's own schema of each. The
+ * SDK answers params that fail its schema as an Internal Error (-32603)
+ * carrying the validator's whole report; checked here first with the same
+ * schema, they get Invalid Params (-32602) and one line naming the field.
+ */
+const REQUEST_SCHEMAS = new Map<
+  string,
+  typeof PingRequestSchema | typeof InitializeRequestSchema | typeof ListToolsRequestSchema | typeof CallToolRequestSchema
+>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+]);
+
+/** Invalid Params for a request whose params the SDK would refuse, or null (not such a request: the SDK answers it). */
+function invalidParams(body: unknown): {jsonrpc: '2.0'; id: string | number; error: {code: number; message: string}} | null {
+  if (typeof body !== 'object' || body === null || !('method' in body) || !('id' in body)) {
+    return null;
+  }
+  const {method, id} = body;
+  const schema = typeof method === 'string' ? REQUEST_SCHEMAS.get(method) : undefined;
+  if (!schema || (typeof id !== 'string' && typeof id !== 'number')) {
+    return null;
+  }
+  const parsed = schema.safeParse(body);
+  if (parsed.success) {
+    return null;
+  }
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {code: -32602, message: `Invalid params for ${method}: ${where}${issue?.message ?? 'not the expected shape'}`},
+  };
 }
 
 /**
@@ -217,6 +262,10 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRouteOptions):
             `Bearer resource_metadata="${resourceMetadataUrl(siteOrigin)}", error="invalid_token", error_description="the access token is invalid or expired"`,
           )
           .send(rpcError(-32001, 'the access token is missing, invalid, expired, from another issuer or for another organisation'));
+      }
+      const refusedParams = invalidParams(request.body);
+      if (refusedParams) {
+        return reply.code(200).send(refusedParams);
       }
       const {site, files, search: readerSearch} = await toolsFor();
       const principal = reader.principal;

@@ -91,7 +91,7 @@ async function searchUrls(client: Client, query: string): Promise<string[]> {
   return (result.structuredContent as {results: {url: string}[]}).results.map((item) => new URL(item.url).pathname);
 }
 
-const rpc = (method: string, params: unknown, id = 1) => JSON.stringify({jsonrpc: '2.0', id, method, params});
+const rpc = (method: string, params: unknown, id: number | string = 1) => JSON.stringify({jsonrpc: '2.0', id, method, params});
 const initialize = rpc('initialize', {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 'raw', version: '1'}});
 
 function postMcp(body: string, headers: Record<string, string> = {}, server = origin) {
@@ -419,6 +419,26 @@ describe('MCP endpoint bounds (attack review of issue 30)', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('answers params of the wrong shape with Invalid Params and one line naming the field, not an internal error', async () => {
+    const wrongShapes = [
+      rpc('initialize', {protocolVersion: {a: 1}, capabilities: {}, clientInfo: {name: 'raw', version: '1'}}, 7),
+      rpc('tools/call', 'search_docs', 'call-1'),
+      rpc('tools/list', [1, 2]),
+    ];
+    const answers = await Promise.all(wrongShapes.map(async (body) => (await postMcp(body)).json()));
+    expect(answers).toEqual([
+      {jsonrpc: '2.0', id: 7, error: {code: -32602, message: expect.stringContaining('params.protocolVersion')}},
+      {jsonrpc: '2.0', id: 'call-1', error: {code: -32602, message: expect.stringContaining('params')}},
+      {jsonrpc: '2.0', id: 1, error: {code: -32602, message: expect.stringContaining('params')}},
+    ]);
+    for (const answer of answers as {error: {message: string}}[]) {
+      expect(answer.error.message.length).toBeLessThan(160);
+      expect(answer.error.message).not.toContain('\n');
+    }
+    // The same methods with their params right still work.
+    expect((await postMcp(initialize)).status).toBe(200);
   });
 
   it('searches at most a dozen distinct terms of a query, repeats counted once', async () => {
