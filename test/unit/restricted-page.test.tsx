@@ -116,11 +116,30 @@ describe('restricted page', () => {
       expect(navigations()).toHaveLength(2);
     });
 
-    it('never reloads while the gate has no session for the tab (refused, or not answered yet)', () => {
-      show(signedIn);
+    it('never reloads while the gate has no session for the tab, and says why when it refused or could not check it', () => {
+      const signOut = jest.fn();
+      show({...signedIn, signOut});
+      expect(screen.getByRole('status')).toHaveTextContent('Opening the page for members');
       act(() => recordGateSync('refused'));
       expect(navigations()).toEqual([]);
-      expect(screen.getByRole('status')).toHaveTextContent('Opening the page for members');
+      expect(screen.getByRole('status')).toHaveTextContent('The portal’s server did not accept your sign-in');
+      expect(screen.getByText(/another organisation/)).toBeInTheDocument();
+      fireEvent.click(screen.getByRole('button', {name: 'Sign out'}));
+      expect(signOut).toHaveBeenCalledTimes(1);
+
+      act(() => recordGateSync('failed'));
+      expect(navigations()).toEqual([]);
+      expect(screen.getByRole('status')).toHaveTextContent('The portal’s server could not check your sign-in');
+      fireEvent.click(screen.getByRole('button', {name: 'Reload'}));
+      expect(navigations()).toHaveLength(1);
+    });
+
+    it('opens the members’ version once the gate, unavailable at first, takes the session', () => {
+      show(signedIn);
+      act(() => recordGateSync('failed'));
+      expect(navigations()).toEqual([]);
+      act(() => recordGateSync('started'));
+      expect(navigations()).toEqual(['reload http://localhost/docs/deployment/guide?tab=aws#rollback']);
     });
 
     it('offers the reload instead of reloading when storage is unusable (no loop guard)', () => {

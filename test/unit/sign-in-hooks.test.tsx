@@ -8,7 +8,9 @@ import {act, renderHook, waitFor} from '@testing-library/react';
 import {snapshotCallback, withoutCallbackParams} from '../../src/auth/signIn/callback';
 import {NO_NOTICES, noticesReducer, type NoticeAction, type SessionNotices} from '../../src/auth/signIn/notices';
 import {useCrossTabSignOut} from '../../src/auth/signIn/useCrossTabSignOut';
-import {useGateSessionSync} from '../../src/auth/signIn/useGateSessionSync';
+import {useGateSessionFollowsProvider} from '../../src/auth/signIn/useGateSessionFollowsProvider';
+import {GATE_RETRY_DELAYS_MS, useGateSessionSync} from '../../src/auth/signIn/useGateSessionSync';
+import {gateSessionStore, recordGateSync} from '../../src/auth/access/gateSession';
 import {useProviderTimeout} from '../../src/auth/signIn/useProviderTimeout';
 import {navigations} from '../support/navigations';
 
@@ -152,6 +154,53 @@ describe('gate session sync', () => {
     );
   });
 
+  it('asks the gate again while it cannot check the token (starting, unreachable), then opens the members version', async () => {
+    jest.useFakeTimers();
+    try {
+      document.cookie = 'portal_gate=1; Path=/';
+      fetchSpy
+        .mockResolvedValueOnce(new Response('{"reason":"keys"}', {status: 503}))
+        .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+        .mockResolvedValue(answer({hadSession: false}));
+      const {result} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
+      act(() => result.current.syncToken('header.payload.signature'));
+      await act(async () => undefined);
+      expect(fetchSpy).toHaveBeenCalledTimes(1);
+      expect(gateSessionStore.getSnapshot()).toBe('unavailable');
+      await act(async () => jest.advanceTimersByTimeAsync(GATE_RETRY_DELAYS_MS[0] as number));
+      expect(fetchSpy).toHaveBeenCalledTimes(2);
+      expect(navigations()).toEqual([]);
+      await act(async () => jest.advanceTimersByTimeAsync(GATE_RETRY_DELAYS_MS[1] as number));
+      expect(fetchSpy).toHaveBeenCalledTimes(3);
+      expect(gateSessionStore.getSnapshot()).toBe('active');
+      expect(navigations()).toEqual(['reload http://localhost/docs/private/']);
+    } finally {
+      jest.useRealTimers();
+      recordGateSync('no-gate');
+    }
+  });
+
+  it('stops asking with an older token once a newer one came, and gives up after the last wait', async () => {
+    jest.useFakeTimers();
+    try {
+      document.cookie = 'portal_gate=1; Path=/';
+      fetchSpy.mockResolvedValue(new Response(null, {status: 503}));
+      const {result, unmount} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
+      act(() => result.current.syncToken('old.token.value'));
+      await act(async () => undefined);
+      act(() => result.current.syncToken('new.token.value'));
+      await act(async () => jest.advanceTimersByTimeAsync(GATE_RETRY_DELAYS_MS.reduce((sum, wait) => sum + wait, 0) * 2));
+      const bodies = fetchSpy.mock.calls.map(([, init]) => String(init?.body));
+      expect(bodies.filter((body) => body.includes('old.token.value'))).toHaveLength(1);
+      // The first ask and one after each wait, then no more.
+      expect(bodies.filter((body) => body.includes('new.token.value'))).toHaveLength(GATE_RETRY_DELAYS_MS.length + 1);
+      unmount();
+    } finally {
+      jest.useRealTimers();
+      recordGateSync('no-gate');
+    }
+  });
+
   it('keeps a members page when the gate started a session for it', async () => {
     document.cookie = 'portal_gate=1; Path=/';
     fetchSpy.mockResolvedValue(answer({hadSession: false}));
@@ -175,5 +224,46 @@ describe('gate session sync', () => {
     expect(later).not.toHaveBeenCalled();
     answerDelete(new Response(null, {status: 204}));
     await waitFor(() => expect(later).toHaveBeenCalledTimes(1));
+  });
+});
+
+describe('the gate session follows the provider’s', () => {
+  const settings = {devMode: true, clientId: 'client_test'};
+  const base = {settled: true, signedIn: false, sessionEnded: false, fromMembersBuild: true, settings};
+  afterEach(() => localStorage.clear());
+
+  function follow(props: Partial<typeof base> = {}) {
+    const dispatch = jest.fn<void, [NoticeAction]>();
+    const endGateSessionThen = jest.fn<void, [() => void]>();
+    const hook = renderHook(
+      (overrides: Partial<typeof base>) => useGateSessionFollowsProvider({...base, ...props, ...overrides, dispatch, endGateSessionThen}),
+      {initialProps: {}},
+    );
+    return {dispatch, endGateSessionThen, ...hook};
+  }
+
+  it('ends the session when a members page loads and the provider refused the refresh (no stored session left)', () => {
+    const {dispatch, endGateSessionThen, rerender} = follow();
+    expect(dispatch).toHaveBeenCalledWith({type: 'session-ended', why: 'session-expired'});
+    // The notices reducer now reports the session as ended: the gate's cookie goes.
+    rerender({sessionEnded: true});
+    expect(endGateSessionThen).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the session while the provider is only unreachable (the SDK keeps its stored session), for a signed-in reader, on a public page and before the provider answered', () => {
+    localStorage.setItem('workos:refresh-token:client_test', 'stored');
+    expect(follow().dispatch).not.toHaveBeenCalled();
+    localStorage.clear();
+    for (const props of [{signedIn: true}, {fromMembersBuild: false}, {settled: false}]) {
+      const {dispatch, endGateSessionThen} = follow(props);
+      expect([props, dispatch.mock.calls.length, endGateSessionThen.mock.calls.length]).toEqual([props, 0, 0]);
+    }
+  });
+
+  it('ends the gate’s session when the provider refuses a refresh later, or the reader signed out in another tab', () => {
+    const {endGateSessionThen, rerender} = follow({signedIn: true});
+    expect(endGateSessionThen).not.toHaveBeenCalled();
+    rerender({signedIn: false, sessionEnded: true});
+    expect(endGateSessionThen).toHaveBeenCalledTimes(1);
   });
 });

@@ -8,7 +8,7 @@ import {useEffect, useSyncExternalStore, type ReactNode} from 'react';
 import Head from '@docusaurus/Head';
 import {useDoc} from '@docusaurus/plugin-content-docs/client';
 import usePortalAuth from '../usePortalAuth';
-import {gatePresent, gateSessionStore, reloadedForMembersRecently, reloadForMembersOnce} from './gateSession';
+import {gatePresent, gateSessionStore, reloadedForMembersRecently, reloadForMembersOnce, type GateSessionState} from './gateSession';
 import {missingAccess, principalFromClaims, RULE_FRONT_MATTER_KEY, SIGNED_IN_RULE, signedInWithheldMessage, type AccessRule} from './rules';
 import SignInButton from '../components/SignInButton';
 import styles from './access.module.css';
@@ -20,7 +20,7 @@ function ruleOf(frontMatter: Record<string, unknown>): AccessRule {
   return rule && typeof rule === 'object' && 'kind' in rule ? rule : SIGNED_IN_RULE;
 }
 
-type Message = {title: string; body: string; action: 'sign-in' | 'reload' | null; opensMembersVersion?: boolean};
+type Message = {title: string; body: string; action: 'sign-in' | 'sign-out' | 'reload' | null; opensMembersVersion?: boolean};
 
 /**
  * Loads the page again once the gate holds a session: this page is the public
@@ -29,9 +29,8 @@ type Message = {title: string; body: string; action: 'sign-in' | 'reload' | null
  * gate serves the members' version of the same address. At most once per
  * address in 30 s; true when that reload already happened and did not help.
  */
-function useOpenMembersVersion(wanted: boolean): boolean {
-  const gateSession = useSyncExternalStore(gateSessionStore.subscribe, gateSessionStore.getSnapshot, gateSessionStore.getServerSnapshot);
-  const ready = wanted && gateSession;
+function useOpenMembersVersion(wanted: boolean, gateSession: GateSessionState): boolean {
+  const ready = wanted && gateSession === 'active';
   const alreadyTried = ready && reloadedForMembersRecently();
   useEffect(() => {
     if (ready && !alreadyTried) {
@@ -41,7 +40,21 @@ function useOpenMembersVersion(wanted: boolean): boolean {
   return alreadyTried;
 }
 
-function useRestrictedMessage(): Message {
+/** What the reader is told when the gate did not take their sign-in (useGateSessionSync asks it again while it is unavailable). */
+const GATE_ANSWERS: Partial<Record<GateSessionState, Message>> = {
+  refused: {
+    title: 'The portal’s server did not accept your sign-in',
+    body: 'Pages for members stay hidden for this sign-in. Sign out and sign in again; if this stays, your account may belong to another organisation than this portal’s: ask the portal’s operators.',
+    action: 'sign-out',
+  },
+  unavailable: {
+    title: 'The portal’s server could not check your sign-in',
+    body: 'It may be starting or briefly unreachable; this page asks it again on its own and opens the members’ version as soon as it answers. You can also reload the page.',
+    action: 'reload',
+  },
+};
+
+function useRestrictedMessage(gateSession: GateSessionState): Message {
   const {frontMatter} = useDoc();
   const auth = usePortalAuth();
   const rule = ruleOf(frontMatter as Record<string, unknown>);
@@ -71,6 +84,10 @@ function useRestrictedMessage(): Message {
     return {...missing, action: null};
   }
   if (gatePresent()) {
+    const answer = GATE_ANSWERS[gateSession];
+    if (answer) {
+      return answer;
+    }
     return {
       title: 'Opening the page for members…',
       body: 'You are signed in; the members’ version of this page is loading.',
@@ -92,10 +109,11 @@ const DID_NOT_OPEN: Message = {
 };
 
 export default function RestrictedPage(): ReactNode {
-  const opening = useRestrictedMessage();
-  const didNotOpen = useOpenMembersVersion(opening.opensMembersVersion === true);
+  const gateSession = useSyncExternalStore(gateSessionStore.subscribe, gateSessionStore.getSnapshot, gateSessionStore.getServerSnapshot);
+  const opening = useRestrictedMessage(gateSession);
+  const didNotOpen = useOpenMembersVersion(opening.opensMembersVersion === true, gateSession);
   const message = didNotOpen ? DID_NOT_OPEN : opening;
-  const {isLoading} = usePortalAuth();
+  const {isLoading, signOut} = usePortalAuth();
   return (
     <>
       <Head>
@@ -108,6 +126,11 @@ export default function RestrictedPage(): ReactNode {
         <p>{message.body}</p>
         {/* Present (disabled) while loading so the layout does not move. */}
         {(message.action === 'sign-in' || isLoading) && <SignInButton appearance="solid" size="md" />}
+        {message.action === 'sign-out' && (
+          <button type="button" className="button button--primary" onClick={() => signOut()}>
+            Sign out
+          </button>
+        )}
         {message.action === 'reload' && (
           <button type="button" className="button button--primary" onClick={() => window.location.reload()}>
             Reload

@@ -43,30 +43,44 @@ export function cookieValues(header: string, name: string): string[] {
 export type GateSync = 'no-gate' | 'started' | 'renewed' | 'changed' | 'refused' | 'failed';
 
 /**
- * Whether the gate holds a session for this tab, from the latest answer to
- * syncGateSession: a page withheld from the public build that the reader may
- * read is then loaded again, and the gate serves the members' version (see
- * RestrictedPage). One value per page load, in module memory.
+ * What the gate made of this tab's session, from the latest answer to
+ * syncGateSession: `active`, so a page withheld from the public build that
+ * the reader may read is loaded again and the gate serves the members'
+ * version (see RestrictedPage); `refused`, the gate does not accept this
+ * sign-in (another organisation or issuer, a token it cannot verify);
+ * `unavailable`, it could not check it (not ready, unreachable: tried again);
+ * `none`, no answer yet or no gate. One value per page load, in module memory.
  */
-let gateSessionActive = false;
+export type GateSessionState = 'none' | 'active' | 'refused' | 'unavailable';
+
+let gateSessionState: GateSessionState = 'none';
 const gateSessionListeners = new Set<() => void>();
 
+const STATE_OF: Record<GateSync, GateSessionState> = {
+  'no-gate': 'none',
+  started: 'active',
+  renewed: 'active',
+  changed: 'active',
+  refused: 'refused',
+  failed: 'unavailable',
+};
+
 export function recordGateSync(result: GateSync): void {
-  const active = result === 'started' || result === 'renewed' || result === 'changed';
-  if (active !== gateSessionActive) {
-    gateSessionActive = active;
+  const state = STATE_OF[result];
+  if (state !== gateSessionState) {
+    gateSessionState = state;
     gateSessionListeners.forEach((listener) => listener());
   }
 }
 
-/** For useSyncExternalStore: false on the server and until the gate has answered. */
+/** For useSyncExternalStore: `none` on the server and until the gate has answered. */
 export const gateSessionStore = {
   subscribe(listener: () => void): () => void {
     gateSessionListeners.add(listener);
     return () => gateSessionListeners.delete(listener);
   },
-  getSnapshot: (): boolean => gateSessionActive,
-  getServerSnapshot: (): boolean => false,
+  getSnapshot: (): GateSessionState => gateSessionState,
+  getServerSnapshot: (): GateSessionState => 'none',
 };
 
 /**

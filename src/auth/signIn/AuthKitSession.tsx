@@ -16,6 +16,7 @@ import {PortalAuthContext, type PortalAuthValue} from '../usePortalAuth';
 import type {NoticeAction, SessionNotices} from './notices';
 import {useCallbackOutcome} from './useCallbackOutcome';
 import {useCrossTabSignOut} from './useCrossTabSignOut';
+import {useGateSessionFollowsProvider} from './useGateSessionFollowsProvider';
 import {useGateSessionSync, type GateContext} from './useGateSessionSync';
 import {useProviderTimeout} from './useProviderTimeout';
 import {useProviderUnreachableNotice} from './useProviderUnreachableNotice';
@@ -72,6 +73,7 @@ export default function AuthKitSession(props: SessionProps): ReactNode {
 /** Maps the SDK's context to the portal's and watches for what the SDK only logs. */
 function SdkBridge({
   settings,
+  gate,
   providerTimeoutMs,
   notices,
   dispatch,
@@ -88,7 +90,17 @@ function SdkBridge({
 
   const waitedTooLong = useProviderTimeout(sdk.isLoading, providerTimeoutMs, dispatch);
   const callbackFailed = useCallbackOutcome({settings, isLoading: sdk.isLoading, sdkHasUser: sdk.user !== null, dispatch});
-  useProviderUnreachableNotice({settled: !sdk.isLoading && !callbackFailed, signedIn: sdkUser !== null, sessionEnded, settings, dispatch});
+  const settled = !sdk.isLoading && !callbackFailed;
+  useProviderUnreachableNotice({settled, signedIn: sdkUser !== null, sessionEnded, settings, dispatch});
+  useGateSessionFollowsProvider({
+    settled,
+    signedIn: sdk.user !== null,
+    sessionEnded,
+    fromMembersBuild: gate?.audience === 'members',
+    settings,
+    dispatch,
+    endGateSessionThen,
+  });
   const onSignedOutElsewhere = useCallback(() => dispatch({type: 'session-ended', why: 'signed-out-elsewhere'}), [dispatch]);
   const announceSignOut = useCrossTabSignOut(sdkUser !== null, onSignedOutElsewhere);
   useSignedInMarker(sdkUser !== null);

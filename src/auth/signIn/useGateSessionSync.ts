@@ -5,9 +5,16 @@
  * the token; on sign-out its cookie goes first. When the gate now answers
  * this page differently, the page is loaded again.
  */
-import {useCallback, useEffect} from 'react';
+import {useCallback, useEffect, useRef} from 'react';
 import type {Audience} from '../access/audience';
 import {clearMembersReloadMark, endGateSession, recordGateSync, reloadForMembersOnce, syncGateSession} from '../access/gateSession';
+
+/**
+ * When the gate could not check a token (it is starting and has no provider
+ * keys yet, or it was unreachable), it is asked again after these waits (ms),
+ * about 90 s in all, well inside a token's life; a newer token replaces them.
+ */
+export const GATE_RETRY_DELAYS_MS = [2_000, 4_000, 8_000, 16_000, 30_000, 30_000];
 
 /** Which audience build this page came from, and where the gate's endpoints live. */
 export interface GateContext {
@@ -25,6 +32,8 @@ export interface GateSessionSync {
 export function useGateSessionSync(gate: GateContext | undefined): GateSessionSync {
   const audience = gate?.audience;
   const baseUrl = gate?.baseUrl;
+  // The latest token's sync: answers to an older one, and its retries, are dropped.
+  const latest = useRef<{generation: number; retry: ReturnType<typeof setTimeout> | undefined}>({generation: 0, retry: undefined});
 
   // This page came from the members build: a reload for it worked, so a later one may happen again.
   useEffect(() => {
@@ -33,24 +42,44 @@ export function useGateSessionSync(gate: GateContext | undefined): GateSessionSy
     }
   }, [audience]);
 
+  useEffect(() => {
+    const current = latest.current;
+    return () => {
+      current.generation += 1;
+      clearTimeout(current.retry);
+    };
+  }, []);
+
   const syncToken = useCallback(
     (accessToken: string) => {
       if (!baseUrl) {
         return;
       }
-      void syncGateSession(accessToken, baseUrl).then((result) => {
-        recordGateSync(result);
-        // Load the page again when the gate now answers differently: into the
-        // members build after sign-in, or with what a changed role may read
-        // (the search worker keeps the index it loaded for the page's life).
-        if ((result === 'started' && audience === 'public') || result === 'changed') {
-          if (!reloadForMembersOnce()) {
-            console.warn('Developer Portal: the gate still answers this page as public after loading it again; is its cookie blocked?');
+      const current = latest.current;
+      clearTimeout(current.retry);
+      current.generation += 1;
+      const generation = current.generation;
+      const attempt = (retriesDone: number) => {
+        void syncGateSession(accessToken, baseUrl).then((result) => {
+          if (generation !== current.generation) {
+            return;
           }
-        } else if (result === 'refused' || result === 'failed') {
-          console.warn(`Developer Portal: the gate server did not accept the session (${result}); pages for members stay hidden.`);
-        }
-      });
+          recordGateSync(result);
+          // Load the page again when the gate now answers differently: into the
+          // members build after sign-in, or with what a changed role may read
+          // (the search worker keeps the index it loaded for the page's life).
+          if ((result === 'started' && audience === 'public') || result === 'changed') {
+            if (!reloadForMembersOnce()) {
+              console.warn('Developer Portal: the gate still answers this page as public after loading it again; is its cookie blocked?');
+            }
+          } else if (result === 'failed' && retriesDone < GATE_RETRY_DELAYS_MS.length) {
+            current.retry = setTimeout(() => attempt(retriesDone + 1), GATE_RETRY_DELAYS_MS[retriesDone]);
+          } else if (result === 'refused' || result === 'failed') {
+            console.warn(`Developer Portal: the gate server did not accept the session (${result}); pages for members stay hidden.`);
+          }
+        });
+      };
+      attempt(0);
     },
     [audience, baseUrl],
   );
