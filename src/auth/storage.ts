@@ -6,10 +6,16 @@
 export function isBrowserStorageUsable(): boolean {
   try {
     const probe = '__portal_storage_probe__';
-    window.localStorage.setItem(probe, probe);
-    window.localStorage.removeItem(probe);
-    window.sessionStorage.setItem(probe, probe);
-    window.sessionStorage.removeItem(probe);
+    // Written, read back and removed: storage whose reads throw (or that
+    // drops what it is given) loses the PKCE verifier as surely as one whose writes throw.
+    for (const storage of [window.localStorage, window.sessionStorage]) {
+      storage.setItem(probe, probe);
+      const readBack = storage.getItem(probe);
+      storage.removeItem(probe);
+      if (readBack !== probe) {
+        throw new Error('storage did not keep what was written');
+      }
+    }
     return true;
   } catch (error) {
     console.warn('Developer Portal: browser storage is unavailable, so sign-in is turned off in this tab.', error);

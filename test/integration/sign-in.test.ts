@@ -504,16 +504,19 @@ describe('when sign-in cannot work', () => {
     expect(consoleError).not.toHaveBeenCalled();
   });
 
-  it('keeps the page working when browser storage throws, and explains why sign-in is unavailable', async () => {
-    jest.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
-      throw new DOMException('The operation is insecure.', 'SecurityError');
-    });
-    const current = await open('/docs/');
-    expect(current.screen.getByRole('heading', {name: 'API Gateway'})).toBeVisible();
-    expect(consoleWarn).toHaveBeenCalledWith(expect.stringContaining('browser storage is unavailable'), expect.anything());
+  it.each(['setItem', 'getItem'] as const)(
+    'keeps the page working when browser storage throws on %s, and explains why sign-in is unavailable',
+    async (method) => {
+      jest.spyOn(Storage.prototype, method).mockImplementation(() => {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      });
+      const current = await open('/docs/');
+      expect(current.screen.getByRole('heading', {name: 'API Gateway'})).toBeVisible();
+      expect(consoleWarn).toHaveBeenCalledWith(expect.stringContaining('browser storage is unavailable'), expect.anything());
 
-    current.fireEvent.click(current.screen.getByRole('button', {name: 'Sign in'}));
-    await current.screen.findByRole('status', {name: 'Sign-in unavailable'});
-    expect(navigations()).toEqual([]);
-  });
+      current.fireEvent.click(current.screen.getByRole('button', {name: 'Sign in'}));
+      await current.screen.findByRole('status', {name: 'Sign-in unavailable'});
+      expect(navigations()).toEqual([]);
+    },
+  );
 });
