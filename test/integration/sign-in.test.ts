@@ -459,6 +459,16 @@ describe('what signed-in users see', () => {
     current.fireEvent.keyDown(document, {key: 'Escape'});
     expect(menuButton).toHaveAttribute('aria-expanded', 'false');
     expect(menuButton).toHaveFocus();
+
+    // Tabbing past "Sign out" to the rest of the page closes it too; moving within it or clicking its text does not.
+    current.fireEvent.click(menuButton);
+    const signOut = current.screen.getByRole('button', {name: 'Sign out'});
+    current.fireEvent.blur(menuButton, {relatedTarget: signOut});
+    current.fireEvent.blur(signOut, {relatedTarget: null});
+    expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    current.fireEvent.blur(signOut, {relatedTarget: document.body});
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(panel).not.toBeVisible();
   });
 
   it('shows who impersonates the user, and why, on every page', async () => {

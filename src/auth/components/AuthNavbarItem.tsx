@@ -79,7 +79,15 @@ function UserMenu({mobile}: {mobile: boolean}): ReactNode {
   return (
     <div
       ref={root}
-      className={clsx('dropdown', !mobile && 'dropdown--right', open && 'dropdown--show', styles.userMenu, mobile && styles.mobile)}>
+      className={clsx('dropdown', !mobile && 'dropdown--right', open && 'dropdown--show', styles.userMenu, mobile && styles.mobile)}
+      // Focus moving to something outside (Tab past "Sign out") closes the
+      // menu, as a pointer outside does; a click on the panel's text moves
+      // focus nowhere and keeps it open.
+      onBlur={(event) => {
+        if (event.relatedTarget instanceof Node && !event.currentTarget.contains(event.relatedTarget)) {
+          setOpen(false);
+        }
+      }}>
       <button
         ref={button}
         type="button"
