@@ -393,6 +393,27 @@ describe('session refresh', () => {
     await current.waitFor(() => expect(current.screen.queryByRole('status', {name: 'Sign-in service not answering'})).toBeNull());
   });
 
+  it('offers a reload that drops the one-time code when the code exchange is late, so the reload does not replay it', async () => {
+    const authorizeUrl = await clickSignIn(await open('/docs/'));
+    const callbackUrl = new URL(await completeSignInAtProvider(authorizeUrl.toString(), 'user_developer'));
+    await leavePage();
+    providerState.fault = {delayMs: 1500, passThrough: true, status: 200, body: '', contentType: 'application/json', remaining: 1};
+    page = loadPage(`${callbackUrl.pathname}${callbackUrl.search}`, testSettings(), {providerTimeoutMs: 100});
+    const current = page;
+    await current.screen.findByRole('status', {name: 'Sign-in service not answering'});
+    navigations().length = 0;
+    current.fireEvent.click(current.screen.getByRole('button', {name: 'Reload'}));
+    expect(navigations()).toHaveLength(1);
+    const target = new URL(navigations()[0] as string, SITE_ORIGIN);
+    expect([target.pathname, target.searchParams.has('code'), target.searchParams.has('state')]).toEqual([
+      callbackUrl.pathname,
+      false,
+      false,
+    ]);
+    // The late answer still signs the reader in on this page.
+    await current.screen.findByRole('button', {name: /Devon Developer/}, {timeout: 4000});
+  });
+
   it('keeps the user signed in when a refresh fails with a server error (5xx)', async () => {
     const current = await signIn('/docs/', 'user_developer');
     await current.screen.findByRole('button', {name: /Devon Developer/});

@@ -7,6 +7,7 @@
 import type {ReactNode} from 'react';
 import clsx from 'clsx';
 import usePortalAuth from '../usePortalAuth';
+import {withoutCallbackParams} from '../signIn/callback';
 import type {AuthNotice} from '../signIn/notices';
 import {displayName} from './AuthNavbarItem';
 import SignInButton from './SignInButton';
@@ -66,6 +67,21 @@ export function noticeText(notice: AuthNotice): NoticeText {
 }
 
 /**
+ * Loads the page again without the sign-in callback's parameters: reloading
+ * an address that still holds the one-time code would hand the provider a
+ * code it already took (or one that expired), and fail.
+ */
+function reloadWithoutCallback(): void {
+  const {pathname, search, hash} = window.location;
+  const target = withoutCallbackParams(window.location);
+  if (target === `${pathname}${search}${hash}`) {
+    window.location.reload();
+  } else {
+    window.location.assign(target);
+  }
+}
+
+/**
  * Where keyboard focus goes when a notice closes (its Dismiss button goes
  * with it): the page's main content, without scrolling it.
  */
@@ -115,6 +131,11 @@ export default function AuthNotices(): ReactNode {
           </p>
           <div className={styles.noticeActions}>
             {notice.kind === 'session-expired' && <SignInButton appearance="solid" label="Sign in again" onClick={auth.signIn} />}
+            {notice.kind === 'provider-timeout' && (
+              <button type="button" className="button button--sm button--primary" onClick={reloadWithoutCallback}>
+                Reload
+              </button>
+            )}
             <button type="button" className="button button--sm button--secondary" onClick={dismiss}>
               Dismiss
             </button>
