@@ -175,6 +175,10 @@ describe('sign-in failures', () => {
     await current.screen.findByRole('alert', {name: 'Sign-in link ignored'});
     await current.waitFor(() => expect(window.location.search).toBe(''));
     expect(current.screen.getByRole('alert', {name: 'Sign-in link ignored'})).toBeVisible();
+    // It does not tell a signed-in reader they were signed out.
+    expect(current.screen.getByRole('alert', {name: 'Sign-in link ignored'})).toHaveTextContent(
+      'If you were signed in before, reload the page',
+    );
     expect(current.screen.queryByRole('status', {name: 'Sign-in service unreachable'})).toBeNull();
     // The stored session is not touched: the next page load resumes it.
     expect(localStorage.getItem(REFRESH_TOKEN_KEY)).toBeTruthy();

@@ -31,7 +31,7 @@ export function noticeText(notice: AuthNotice): NoticeText {
       return {
         tone: 'warning',
         title: 'Sign-in link ignored',
-        body: 'This page was opened with a sign-in code that this browser did not request, possibly a forged link. You were not signed in. Use "Sign in" to start a new sign-in.',
+        body: 'This page was opened with a sign-in code that this browser did not request, possibly a forged link, so it signed nobody in. If you were signed in before, reload the page: your session is kept. Otherwise use "Sign in" to start a new sign-in.',
       };
     case 'sign-in-denied':
       return {
