@@ -87,6 +87,20 @@ describe('restricted page', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Opening the page for members');
   });
 
+  it('tells a signed-in reader whose browser blocks cookies that members’ pages need one, not that they are unpublished', () => {
+    setDocFrontMatter({portal_access: {kind: 'signed-in'}});
+    Object.defineProperty(window.navigator, 'cookieEnabled', {value: false, configurable: true});
+    try {
+      show(authValue({user: DEVON, role: 'member', roles: ['member']}));
+      expect(screen.getByRole('status')).toHaveTextContent('Your browser blocks cookies for this site');
+      fireEvent.click(screen.getByRole('button', {name: 'Reload'}));
+      expect(navigations()).toHaveLength(1);
+    } finally {
+      Reflect.deleteProperty(window.navigator, 'cookieEnabled');
+    }
+    expect(window.navigator.cookieEnabled).toBe(true);
+  });
+
   describe('a page the reader may read, reached inside the public build (after the gate answered for a page they may not)', () => {
     const signedIn = authValue({user: DEVON, role: 'member', roles: ['member']});
     beforeEach(() => {

@@ -83,6 +83,14 @@ function useRestrictedMessage(gateSession: GateSessionState): Message {
   if (missing) {
     return {...missing, action: null};
   }
+  if (typeof navigator !== 'undefined' && !navigator.cookieEnabled) {
+    // The gate's session is a cookie: without one, no gate can serve the members' version.
+    return {
+      title: 'Your browser blocks cookies for this site',
+      body: 'Pages for members need one. Allow cookies for this site, then reload the page.',
+      action: 'reload',
+    };
+  }
   if (gatePresent()) {
     const answer = GATE_ANSWERS[gateSession];
     if (answer) {
