@@ -49,7 +49,7 @@ const GATE_ANSWERS: Partial<Record<GateSessionState, Message>> = {
   },
   unavailable: {
     title: 'The portal’s server could not check your sign-in',
-    body: 'It may be starting or briefly unreachable; this page asks it again on its own and opens the members’ version as soon as it answers. You can also reload the page.',
+    body: 'It may be starting or briefly unreachable. This page asks it again for about a minute and a half and opens the members’ version when it answers; after that, reload the page.',
     action: 'reload',
   },
 };

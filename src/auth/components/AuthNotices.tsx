@@ -7,7 +7,7 @@
 import type {ReactNode} from 'react';
 import clsx from 'clsx';
 import usePortalAuth from '../usePortalAuth';
-import {withoutCallbackParams} from '../signIn/callback';
+import {returnToOfState, withoutCallbackParams} from '../signIn/callback';
 import type {AuthNotice} from '../signIn/notices';
 import {displayName} from './AuthNavbarItem';
 import SignInButton from './SignInButton';
@@ -69,11 +69,12 @@ export function noticeText(notice: AuthNotice): NoticeText {
 /**
  * Loads the page again without the sign-in callback's parameters: reloading
  * an address that still holds the one-time code would hand the provider a
- * code it already took (or one that expired), and fail.
+ * code it already took (or one that expired), and fail. On the callback, the
+ * page the sign-in started from (its `state`, a same-origin path only).
  */
 function reloadWithoutCallback(): void {
-  const {pathname, search, hash} = window.location;
-  const target = withoutCallbackParams(window.location);
+  const {pathname, search, hash, origin} = window.location;
+  const target = returnToOfState(new URLSearchParams(search).get('state'), origin) ?? withoutCallbackParams(window.location);
   if (target === `${pathname}${search}${hash}`) {
     window.location.reload();
   } else {
