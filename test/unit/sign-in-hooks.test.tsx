@@ -230,7 +230,13 @@ describe('gate session sync', () => {
 describe('the gate session follows the provider’s', () => {
   const settings = {devMode: true, clientId: 'client_test'};
   const base = {settled: true, signedIn: false, sessionEnded: false, fromMembersBuild: true, settings};
-  afterEach(() => localStorage.clear());
+  beforeEach(() => {
+    document.cookie = 'portal_gate=1; Path=/';
+  });
+  afterEach(() => {
+    localStorage.clear();
+    document.cookie = 'portal_gate=; Max-Age=0; Path=/';
+  });
 
   function follow(props: Partial<typeof base> = {}) {
     const dispatch = jest.fn<void, [NoticeAction]>();
@@ -250,7 +256,7 @@ describe('the gate session follows the provider’s', () => {
     expect(endGateSessionThen).toHaveBeenCalledTimes(1);
   });
 
-  it('keeps the session while the provider is only unreachable (the SDK keeps its stored session), for a signed-in reader, on a public page and before the provider answered', () => {
+  it('keeps the session while the provider is only unreachable (the SDK keeps its stored session), for a signed-in reader, on a public page, before the provider answered, and on the dev server', () => {
     localStorage.setItem('workos:refresh-token:client_test', 'stored');
     expect(follow().dispatch).not.toHaveBeenCalled();
     localStorage.clear();
@@ -258,6 +264,10 @@ describe('the gate session follows the provider’s', () => {
       const {dispatch, endGateSessionThen} = follow(props);
       expect([props, dispatch.mock.calls.length, endGateSessionThen.mock.calls.length]).toEqual([props, 0, 0]);
     }
+    // The dev server's members pages (no gate, so no marker cookie) hold no one's session.
+    document.cookie = 'portal_gate=; Max-Age=0; Path=/';
+    const devServer = follow();
+    expect([devServer.dispatch.mock.calls.length, devServer.endGateSessionThen.mock.calls.length]).toEqual([0, 0]);
   });
 
   it('ends the gate’s session when the provider refuses a refresh later, or the reader signed out in another tab', () => {

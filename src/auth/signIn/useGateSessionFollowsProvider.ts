@@ -1,5 +1,6 @@
 import {useEffect} from 'react';
 import type {AuthSettings} from '../config';
+import {gatePresent} from '../access/gateSession';
 import {hasStoredSession} from './authkitMirror';
 import type {NoticeAction} from './notices';
 
@@ -9,7 +10,8 @@ import type {NoticeAction} from './notices';
  * provider ends the session, the gate's cookie goes too, so the next page is
  * not the members' version for a reader the site shows as signed out:
  * - a refresh the provider refused, later (`sessionEnded`, from the SDK's
- *   onRefreshFailure) or at this page's load: a page from the members build,
+ *   onRefreshFailure) or at this page's load: a page a gate served from the
+ *   members build (the dev server's members pages are no one's session),
  *   and the SDK settled with nobody and no stored session (a refusal clears
  *   it; an unreachable provider keeps it, and the session with it);
  * - sign-out in another tab (that tab asked too; asking again is harmless).
@@ -33,7 +35,7 @@ export function useGateSessionFollowsProvider({
 }): void {
   const {devMode, clientId} = settings;
   useEffect(() => {
-    if (settled && !signedIn && !sessionEnded && fromMembersBuild && !hasStoredSession({devMode, clientId})) {
+    if (settled && !signedIn && !sessionEnded && fromMembersBuild && gatePresent() && !hasStoredSession({devMode, clientId})) {
       dispatch({type: 'session-ended', why: 'session-expired'});
     }
   }, [settled, signedIn, sessionEnded, fromMembersBuild, devMode, clientId, dispatch]);
