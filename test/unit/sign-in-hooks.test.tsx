@@ -201,6 +201,23 @@ describe('gate session sync', () => {
     }
   });
 
+  it('never hands the gate a token again after the session ended, even with a retry pending', async () => {
+    jest.useFakeTimers();
+    try {
+      document.cookie = 'portal_gate=1; Path=/';
+      fetchSpy.mockResolvedValueOnce(new Response(null, {status: 503})).mockResolvedValue(new Response(null, {status: 204}));
+      const {result} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
+      act(() => result.current.syncToken('header.payload.signature'));
+      await act(async () => undefined);
+      act(() => result.current.endSessionThen(() => undefined));
+      await act(async () => jest.advanceTimersByTimeAsync(GATE_RETRY_DELAYS_MS.reduce((sum, wait) => sum + wait, 0)));
+      expect(fetchSpy.mock.calls.map(([, init]) => init?.method)).toEqual(['POST', 'DELETE']);
+    } finally {
+      jest.useRealTimers();
+      recordGateSync('no-gate');
+    }
+  });
+
   it('keeps a members page when the gate started a session for it', async () => {
     document.cookie = 'portal_gate=1; Path=/';
     fetchSpy.mockResolvedValue(answer({hadSession: false}));

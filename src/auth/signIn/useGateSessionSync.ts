@@ -88,6 +88,9 @@ export function useGateSessionSync(gate: GateContext | undefined): GateSessionSy
   // marker cookie is there; a static host's 404 is harmless.
   const endSessionThen = useCallback(
     (next: () => void) => {
+      // A pending retry must not hand the gate the ended session's token again.
+      latest.current.generation += 1;
+      clearTimeout(latest.current.retry);
       if (baseUrl) {
         void endGateSession(baseUrl).then(next);
       } else {
