@@ -101,12 +101,19 @@ function invalidParams(body: unknown): {jsonrpc: '2.0'; id: string | number; err
     return null;
   }
   const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-  return {
-    jsonrpc: '2.0',
-    id,
-    error: {code: -32602, message: `Invalid params for ${method}: ${where}${issue?.message ?? 'not the expected shape'}`},
-  };
+  // The path can hold keys the client chose: each is cut short and printable only, so the line stays one short line.
+  const where = issue && issue.path.length > 0 ? `${issue.path.map(printablePathSegment).join('.')}: ` : '';
+  const message = `Invalid params for ${method}: ${where}${issue?.message ?? 'not the expected shape'}`;
+  return {jsonrpc: '2.0', id, error: {code: -32602, message: message.slice(0, MAX_ERROR_MESSAGE_LENGTH)}};
+}
+
+/** The longest Invalid Params message (characters), and the longest key it quotes. */
+const MAX_ERROR_MESSAGE_LENGTH = 200;
+const MAX_PATH_SEGMENT_LENGTH = 40;
+
+function printablePathSegment(segment: PropertyKey): string {
+  const text = String(segment).replace(/[^\x20-\x7e]/g, '?');
+  return text.length > MAX_PATH_SEGMENT_LENGTH ? `${text.slice(0, MAX_PATH_SEGMENT_LENGTH)}…` : text;
 }
 
 /**

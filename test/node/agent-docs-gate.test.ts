@@ -426,16 +426,31 @@ describe('MCP endpoint bounds (attack review of issue 30)', () => {
       rpc('initialize', {protocolVersion: {a: 1}, capabilities: {}, clientInfo: {name: 'raw', version: '1'}}, 7),
       rpc('tools/call', 'search_docs', 'call-1'),
       rpc('tools/list', [1, 2]),
+      // A key of the client's own, long and with a line break, in the failing field's path.
+      rpc(
+        'initialize',
+        {
+          protocolVersion: '2025-06-18',
+          capabilities: {experimental: {[`${'k'.repeat(300)}\n<b>`]: 5}},
+          clientInfo: {name: 'raw', version: '1'},
+        },
+        8,
+      ),
     ];
     const answers = await Promise.all(wrongShapes.map(async (body) => (await postMcp(body)).json()));
     expect(answers).toEqual([
-      {jsonrpc: '2.0', id: 7, error: {code: -32602, message: expect.stringContaining('params.protocolVersion')}},
-      {jsonrpc: '2.0', id: 'call-1', error: {code: -32602, message: expect.stringContaining('params')}},
-      {jsonrpc: '2.0', id: 1, error: {code: -32602, message: expect.stringContaining('params')}},
+      {jsonrpc: '2.0', id: 7, error: {code: -32602, message: expect.stringContaining('for initialize: params.protocolVersion: ')}},
+      {jsonrpc: '2.0', id: 'call-1', error: {code: -32602, message: expect.stringContaining('for tools/call: params: ')}},
+      {jsonrpc: '2.0', id: 1, error: {code: -32602, message: expect.stringContaining('for tools/list: params: ')}},
+      {
+        jsonrpc: '2.0',
+        id: 8,
+        error: {code: -32602, message: expect.stringContaining('for initialize: params.capabilities.experimental.kkkk')},
+      },
     ]);
     for (const answer of answers as {error: {message: string}}[]) {
-      expect(answer.error.message.length).toBeLessThan(160);
-      expect(answer.error.message).not.toContain('\n');
+      expect(answer.error.message.length).toBeLessThanOrEqual(200);
+      expect(answer.error.message).toMatch(/^[\x20-\x7e…]+$/);
     }
     // The same methods with their params right still work.
     expect((await postMcp(initialize)).status).toBe(200);
