@@ -218,6 +218,44 @@ describe('gate session sync', () => {
     }
   });
 
+  it('sends the deletion again when a request already on its way set a cookie after the session ended', async () => {
+    document.cookie = 'portal_gate=1; Path=/';
+    let answerPost: (response: Response) => void = () => undefined;
+    fetchSpy.mockImplementation(async (_url, init) =>
+      init?.method === 'POST' ? new Promise<Response>((resolve) => (answerPost = resolve)) : new Response(null, {status: 204}),
+    );
+    const {result} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
+    act(() => result.current.syncToken('header.payload.signature'));
+    act(() => result.current.endSessionThen(() => undefined));
+    await waitFor(() => expect(fetchSpy.mock.calls.map(([, init]) => init?.method)).toEqual(['POST', 'DELETE']));
+    answerPost(answer({hadSession: false}));
+    await waitFor(() => expect(fetchSpy.mock.calls.map(([, init]) => init?.method)).toEqual(['POST', 'DELETE', 'DELETE']));
+    expect(navigations()).toEqual([]);
+  });
+
+  it('treats a gate that does not answer within 10 s as unavailable, and asks again', async () => {
+    jest.useFakeTimers();
+    try {
+      document.cookie = 'portal_gate=1; Path=/';
+      fetchSpy.mockImplementation(
+        (_url, init) =>
+          new Promise<Response>((_resolve, reject) =>
+            init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
+      );
+      const {result, unmount} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
+      act(() => result.current.syncToken('header.payload.signature'));
+      await act(async () => jest.advanceTimersByTimeAsync(10_000));
+      expect(gateSessionStore.getSnapshot()).toBe('unavailable');
+      await act(async () => jest.advanceTimersByTimeAsync(GATE_RETRY_DELAYS_MS[0] as number));
+      expect(fetchSpy).toHaveBeenCalledTimes(2);
+      unmount();
+    } finally {
+      jest.useRealTimers();
+      recordGateSync('no-gate');
+    }
+  });
+
   it('keeps a members page when the gate started a session for it', async () => {
     document.cookie = 'portal_gate=1; Path=/';
     fetchSpy.mockResolvedValue(answer({hadSession: false}));

@@ -140,16 +140,20 @@ export function gatePresent(cookies: string = typeof document === 'undefined' ? 
  * means the request came without a valid session cookie, so the page on
  * screen was served as public and should be loaded again.
  */
-export async function syncGateSession(accessToken: string, baseUrl: string): Promise<GateSync> {
+export async function syncGateSession(accessToken: string, baseUrl: string, timeoutMs = 10_000): Promise<GateSync> {
   if (!gatePresent()) {
     return 'no-gate';
   }
+  // A gate that never answers is one that could not check the token (asked again), not a page that waits forever.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const response = await fetch(`${baseUrl}${SESSION_PATH}`, {
       method: 'POST',
       credentials: 'same-origin',
       headers: {'Content-Type': 'application/json'},
       body: JSON.stringify({accessToken}),
+      signal: controller.signal,
     });
     if (response.status === 401 || response.status === 403) {
       return 'refused';
@@ -164,6 +168,8 @@ export async function syncGateSession(accessToken: string, baseUrl: string): Pro
     return body.hadSession === true ? 'renewed' : 'started';
   } catch {
     return 'failed';
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -33,7 +33,12 @@ export function useGateSessionSync(gate: GateContext | undefined): GateSessionSy
   const audience = gate?.audience;
   const baseUrl = gate?.baseUrl;
   // The latest token's sync: answers to an older one, and its retries, are dropped.
-  const latest = useRef<{generation: number; retry: ReturnType<typeof setTimeout> | undefined}>({generation: 0, retry: undefined});
+  // `ended`: the session ended after the latest token was handed over (sign-out, the provider ended it).
+  const latest = useRef<{generation: number; retry: ReturnType<typeof setTimeout> | undefined; ended: boolean}>({
+    generation: 0,
+    retry: undefined,
+    ended: false,
+  });
 
   // This page came from the members build: a reload for it worked, so a later one may happen again.
   useEffect(() => {
@@ -58,10 +63,15 @@ export function useGateSessionSync(gate: GateContext | undefined): GateSessionSy
       const current = latest.current;
       clearTimeout(current.retry);
       current.generation += 1;
+      current.ended = false;
       const generation = current.generation;
       const attempt = (retriesDone: number) => {
         void syncGateSession(accessToken, baseUrl).then((result) => {
           if (generation !== current.generation) {
+            // The session ended while this request was on its way: a cookie its answer set goes too.
+            if (current.ended && (result === 'started' || result === 'renewed' || result === 'changed')) {
+              void endGateSession(baseUrl);
+            }
             return;
           }
           recordGateSync(result);
@@ -90,6 +100,7 @@ export function useGateSessionSync(gate: GateContext | undefined): GateSessionSy
     (next: () => void) => {
       // A pending retry must not hand the gate the ended session's token again.
       latest.current.generation += 1;
+      latest.current.ended = true;
       clearTimeout(latest.current.retry);
       if (baseUrl) {
         void endGateSession(baseUrl).then(next);
