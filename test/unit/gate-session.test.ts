@@ -81,7 +81,7 @@ describe('gate session (browser side)', () => {
     [answer(200, {hadSession: true}), 'renewed'],
     [answer(200, {hadSession: true, changed: true}), 'changed'],
     [answer(401, {error: 'invalid'}), 'refused'],
-    [answer(403), 'refused'],
+    [answer(403), 'blocked'],
     [answer(502), 'failed'],
     [new Response('<html>proxy error</html>', {status: 200}), 'failed'],
   ])('reads the answer %# as %s', async (response, expected) => {

@@ -141,6 +141,12 @@ describe('restricted page', () => {
       fireEvent.click(screen.getByRole('button', {name: 'Sign out'}));
       expect(signOut).toHaveBeenCalledTimes(1);
 
+      act(() => recordGateSync('blocked'));
+      expect(navigations()).toEqual([]);
+      expect(screen.getByRole('status')).toHaveTextContent('The portal’s server refused this page’s sign-in request');
+      expect(screen.getByText(/not at your account/)).toBeInTheDocument();
+      expect(screen.queryByRole('button', {name: 'Sign out'})).toBeNull();
+
       act(() => recordGateSync('failed'));
       expect(navigations()).toEqual([]);
       expect(screen.getByRole('status')).toHaveTextContent('The portal’s server could not check your sign-in');

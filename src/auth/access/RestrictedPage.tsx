@@ -47,6 +47,11 @@ const GATE_ANSWERS: Partial<Record<GateSessionState, Message>> = {
     body: 'Pages for members stay hidden for this sign-in. Sign out and sign in again; if this stays, your account may belong to another organisation than this portal’s: ask the portal’s operators.',
     action: 'sign-out',
   },
+  blocked: {
+    title: 'The portal’s server refused this page’s sign-in request',
+    body: 'It did not accept where the request came from, which points at how the portal is set up (an address or proxy), not at your account. The documentation stays readable; tell the portal’s operators.',
+    action: null,
+  },
   unavailable: {
     title: 'The portal’s server could not check your sign-in',
     body: 'It may be starting or briefly unreachable. This page asks it again for about a minute and a half and opens the members’ version when it answers; after that, reload the page.',
@@ -84,10 +89,11 @@ function useRestrictedMessage(gateSession: GateSessionState): Message {
     return {...missing, action: null};
   }
   if (typeof navigator !== 'undefined' && !navigator.cookieEnabled) {
-    // The gate's session is a cookie: without one, no gate can serve the members' version.
+    // The gate's session is a cookie: without one, no gate can serve the members' version (and its
+    // marker cookie, which says whether a gate serves this site, cannot be read either).
     return {
       title: 'Your browser blocks cookies for this site',
-      body: 'Pages for members need one. Allow cookies for this site, then reload the page.',
+      body: 'Where the portal’s server serves pages for members, they need a cookie. Allow cookies for this site, then reload the page.',
       action: 'reload',
     };
   }

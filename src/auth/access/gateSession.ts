@@ -40,7 +40,7 @@ export function cookieValues(header: string, name: string): string[] {
  * build); `changed`: the roles or permissions the rules look at changed, so
  * what the page holds (its build, its search index) may no longer fit.
  */
-export type GateSync = 'no-gate' | 'started' | 'renewed' | 'changed' | 'refused' | 'failed';
+export type GateSync = 'no-gate' | 'started' | 'renewed' | 'changed' | 'refused' | 'blocked' | 'failed';
 
 /**
  * What the gate made of this tab's session, from the latest answer to
@@ -48,10 +48,12 @@ export type GateSync = 'no-gate' | 'started' | 'renewed' | 'changed' | 'refused'
  * the reader may read is loaded again and the gate serves the members'
  * version (see RestrictedPage); `refused`, the gate does not accept this
  * sign-in (another organisation or issuer, a token it cannot verify);
+ * `blocked`, it refused where the request came from (its origin check: a
+ * proxy or address set-up the operators must fix);
  * `unavailable`, it could not check it (not ready, unreachable: tried again);
  * `none`, no answer yet or no gate. One value per page load, in module memory.
  */
-export type GateSessionState = 'none' | 'active' | 'refused' | 'unavailable';
+export type GateSessionState = 'none' | 'active' | 'refused' | 'blocked' | 'unavailable';
 
 let gateSessionState: GateSessionState = 'none';
 const gateSessionListeners = new Set<() => void>();
@@ -62,6 +64,7 @@ const STATE_OF: Record<GateSync, GateSessionState> = {
   renewed: 'active',
   changed: 'active',
   refused: 'refused',
+  blocked: 'blocked',
   failed: 'unavailable',
 };
 
@@ -155,8 +158,12 @@ export async function syncGateSession(accessToken: string, baseUrl: string, time
       body: JSON.stringify({accessToken}),
       signal: controller.signal,
     });
-    if (response.status === 401 || response.status === 403) {
+    if (response.status === 401) {
       return 'refused';
+    }
+    // The gate's check of where the request came from (Origin, Sec-Fetch-Site) failed: its set-up, not the token.
+    if (response.status === 403) {
+      return 'blocked';
     }
     if (!response.ok) {
       return 'failed';

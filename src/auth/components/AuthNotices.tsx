@@ -69,12 +69,15 @@ export function noticeText(notice: AuthNotice): NoticeText {
 /**
  * Loads the page again without the sign-in callback's parameters: reloading
  * an address that still holds the one-time code would hand the provider a
- * code it already took (or one that expired), and fail. On the callback, the
- * page the sign-in started from (its `state`, a same-origin path only).
+ * code it already took (or one that expired), and fail. On a callback (a
+ * code in the address), the page the sign-in started from (its `state`, a
+ * same-origin path only).
  */
 function reloadWithoutCallback(): void {
   const {pathname, search, hash, origin} = window.location;
-  const target = returnToOfState(new URLSearchParams(search).get('state'), origin) ?? withoutCallbackParams(window.location);
+  const params = new URLSearchParams(search);
+  const returnTo = params.has('code') ? returnToOfState(params.get('state'), origin) : null;
+  const target = returnTo ?? withoutCallbackParams(window.location);
   if (target === `${pathname}${search}${hash}`) {
     window.location.reload();
   } else {

@@ -84,7 +84,7 @@ export function useGateSessionSync(gate: GateContext | undefined): GateSessionSy
             }
           } else if (result === 'failed' && retriesDone < GATE_RETRY_DELAYS_MS.length) {
             current.retry = setTimeout(() => attempt(retriesDone + 1), GATE_RETRY_DELAYS_MS[retriesDone]);
-          } else if (result === 'refused' || result === 'failed') {
+          } else if (result === 'refused' || result === 'blocked' || result === 'failed') {
             console.warn(`Developer Portal: the gate server did not accept the session (${result}); pages for members stay hidden.`);
           }
         });
