@@ -140,6 +140,7 @@ describe('gate session sync', () => {
   afterEach(() => {
     fetchSpy.mockRestore();
     document.cookie = 'portal_gate=; Max-Age=0; Path=/';
+    recordGateSync('no-gate');
   });
 
   it('loads a public page again once the gate has started a session, so the gate serves the members version', async () => {
@@ -154,10 +155,15 @@ describe('gate session sync', () => {
     );
   });
 
-  it('asks the gate again while it cannot check the token (starting, unreachable), then opens the members version', async () => {
-    jest.useFakeTimers();
-    try {
+  describe('while the gate cannot check the token (fake timers for its waits)', () => {
+    const ALL_RETRY_WAITS_MS = GATE_RETRY_DELAYS_MS.reduce((sum, wait) => sum + wait, 0);
+    beforeEach(() => {
+      jest.useFakeTimers();
       document.cookie = 'portal_gate=1; Path=/';
+    });
+    afterEach(() => jest.useRealTimers());
+
+    it('asks the gate again while it cannot check the token (starting, unreachable), then opens the members version', async () => {
       fetchSpy
         .mockResolvedValueOnce(new Response('{"reason":"keys"}', {status: 503}))
         .mockRejectedValueOnce(new TypeError('Failed to fetch'))
@@ -174,48 +180,47 @@ describe('gate session sync', () => {
       expect(fetchSpy).toHaveBeenCalledTimes(3);
       expect(gateSessionStore.getSnapshot()).toBe('active');
       expect(navigations()).toEqual(['reload http://localhost/docs/private/']);
-    } finally {
-      jest.useRealTimers();
-      recordGateSync('no-gate');
-    }
-  });
+    });
 
-  it('stops asking with an older token once a newer one came, and gives up after the last wait', async () => {
-    jest.useFakeTimers();
-    try {
-      document.cookie = 'portal_gate=1; Path=/';
+    it('stops asking with an older token once a newer one came, and gives up after the last wait', async () => {
       fetchSpy.mockResolvedValue(new Response(null, {status: 503}));
       const {result, unmount} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
       act(() => result.current.syncToken('old.token.value'));
       await act(async () => undefined);
       act(() => result.current.syncToken('new.token.value'));
-      await act(async () => jest.advanceTimersByTimeAsync(GATE_RETRY_DELAYS_MS.reduce((sum, wait) => sum + wait, 0) * 2));
+      await act(async () => jest.advanceTimersByTimeAsync(ALL_RETRY_WAITS_MS * 2));
       const bodies = fetchSpy.mock.calls.map(([, init]) => String(init?.body));
       expect(bodies.filter((body) => body.includes('old.token.value'))).toHaveLength(1);
       // The first ask and one after each wait, then no more.
       expect(bodies.filter((body) => body.includes('new.token.value'))).toHaveLength(GATE_RETRY_DELAYS_MS.length + 1);
       unmount();
-    } finally {
-      jest.useRealTimers();
-      recordGateSync('no-gate');
-    }
-  });
+    });
 
-  it('never hands the gate a token again after the session ended, even with a retry pending', async () => {
-    jest.useFakeTimers();
-    try {
-      document.cookie = 'portal_gate=1; Path=/';
+    it('never hands the gate a token again after the session ended, even with a retry pending', async () => {
       fetchSpy.mockResolvedValueOnce(new Response(null, {status: 503})).mockResolvedValue(new Response(null, {status: 204}));
       const {result} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
       act(() => result.current.syncToken('header.payload.signature'));
       await act(async () => undefined);
       act(() => result.current.endSessionThen(() => undefined));
-      await act(async () => jest.advanceTimersByTimeAsync(GATE_RETRY_DELAYS_MS.reduce((sum, wait) => sum + wait, 0)));
+      await act(async () => jest.advanceTimersByTimeAsync(ALL_RETRY_WAITS_MS));
       expect(fetchSpy.mock.calls.map(([, init]) => init?.method)).toEqual(['POST', 'DELETE']);
-    } finally {
-      jest.useRealTimers();
-      recordGateSync('no-gate');
-    }
+    });
+
+    it('treats a gate that does not answer within 10 s as unavailable, and asks again', async () => {
+      fetchSpy.mockImplementation(
+        (_url, init) =>
+          new Promise<Response>((_resolve, reject) =>
+            init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          ),
+      );
+      const {result, unmount} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
+      act(() => result.current.syncToken('header.payload.signature'));
+      await act(async () => jest.advanceTimersByTimeAsync(10_000));
+      expect(gateSessionStore.getSnapshot()).toBe('unavailable');
+      await act(async () => jest.advanceTimersByTimeAsync(GATE_RETRY_DELAYS_MS[0] as number));
+      expect(fetchSpy).toHaveBeenCalledTimes(2);
+      unmount();
+    });
   });
 
   it('sends the deletion again when a request already on its way set a cookie after the session ended', async () => {
@@ -231,29 +236,6 @@ describe('gate session sync', () => {
     answerPost(answer({hadSession: false}));
     await waitFor(() => expect(fetchSpy.mock.calls.map(([, init]) => init?.method)).toEqual(['POST', 'DELETE', 'DELETE']));
     expect(navigations()).toEqual([]);
-  });
-
-  it('treats a gate that does not answer within 10 s as unavailable, and asks again', async () => {
-    jest.useFakeTimers();
-    try {
-      document.cookie = 'portal_gate=1; Path=/';
-      fetchSpy.mockImplementation(
-        (_url, init) =>
-          new Promise<Response>((_resolve, reject) =>
-            init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-          ),
-      );
-      const {result, unmount} = renderHook(() => useGateSessionSync({audience: 'public', baseUrl: '/'}));
-      act(() => result.current.syncToken('header.payload.signature'));
-      await act(async () => jest.advanceTimersByTimeAsync(10_000));
-      expect(gateSessionStore.getSnapshot()).toBe('unavailable');
-      await act(async () => jest.advanceTimersByTimeAsync(GATE_RETRY_DELAYS_MS[0] as number));
-      expect(fetchSpy).toHaveBeenCalledTimes(2);
-      unmount();
-    } finally {
-      jest.useRealTimers();
-      recordGateSync('no-gate');
-    }
   });
 
   it('keeps a members page when the gate started a session for it', async () => {
